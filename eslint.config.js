@@ -1,0 +1,50 @@
+// ESLint flat config: typescript-eslint type-checked rules + Prettier, and one
+// no-restricted-imports rule per layer so dependencies only point downward (STYLE.md §1).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+const layer = (files, patterns) => ({
+  files,
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+});
+
+const frameworkAndIo = [
+  { group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'node:*', 'rxjs', 'express'], message: 'src/core is pure: no framework, database or node:* imports.' },
+];
+const upperLayers = (...names) =>
+  names.map((name) => ({ group: [`**/${name}/*`, `../${name}`], message: `This layer must not import from src/${name}.` }));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'web/vendor/**', 'test-results/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'web/*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports.' }],
+    },
+  },
+  {
+    // Nest injects by the runtime class of a constructor parameter, so those imports must stay values.
+    files: ['src/nest/**/*.ts', 'src/http/**/*.ts', 'src/projections/**/*.ts', 'examples/**/*.ts', 'test/**/*.ts'],
+    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  { files: ['*.js', '*.config.js'], rules: { 'no-restricted-syntax': 'off' } },
+  layer(['src/core/**/*.ts'], [...frameworkAndIo, ...upperLayers('store', 'projections', 'nest', 'http', 'cli', 'application')]),
+  layer(['src/store/**/*.ts'], upperLayers('projections', 'nest', 'http', 'cli', 'application')),
+  layer(['src/projections/**/*.ts'], upperLayers('nest', 'http', 'cli', 'application')),
+  layer(['src/nest/**/*.ts'], upperLayers('http', 'cli')),
+  prettier,
+);
