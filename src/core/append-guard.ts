@@ -1,0 +1,161 @@
+/**
+ * The append guard: one pure function every store runs, inside its own atomic section, before it
+ * writes. It enforces invariants 2 (seq is the store's), 5 (deletion targets), 8 (recalled ids
+ * must be visible content at the append) and 9 (idempotency by id), and it assigns the seqs.
+ */
+import { MemoryError, type MemoryErrorCode } from './errors.js';
+import { isContentKind, type EventKind, type MemoryEvent, type Sequenced } from './events.js';
+import { sameContent } from './content-equality.js';
+
+/** What a store knows of one id already in the log. */
+export interface StoredEntry {
+  readonly kind: EventKind;
+  readonly seq: number;
+  /** The Deletion that removed this content, if any. */
+  readonly deletedBy: { readonly id: string; readonly seq: number } | null;
+  /** The stored event; needed only when the same id is appended again. */
+  readonly event?: Sequenced;
+}
+
+/** The slice of a log the guard needs: its head and the entries of the ids an append names. */
+export interface LogView {
+  readonly memoryId: string;
+  readonly lastSeq: number | null;
+  /** Entries for (at least) every id of {@link idsNamedBy}; a missing id is unknown. */
+  readonly entries: ReadonlyMap<string, StoredEntry>;
+}
+
+/** What to write and what to answer. */
+export interface AppendDecision {
+  /** New events with their seqs, to insert in this order. */
+  readonly toWrite: readonly Sequenced[];
+  /** One stored event per appended event, in the caller's order (duplicates as first stored). */
+  readonly stored: readonly Sequenced[];
+}
+
+/** Every id an append touches: the events' own ids, deletion targets and recalled ids. */
+export function idsNamedBy(events: readonly MemoryEvent[]): Set<string> {
+  const ids = new Set<string>();
+  for (const event of events) {
+    ids.add(event.id);
+    if (event.kind === 'deletion') event.targets.forEach((id) => ids.add(id));
+    if (event.kind === 'recall') event.recalled.forEach((id) => ids.add(id));
+  }
+  return ids;
+}
+
+const reject = (
+  code: MemoryErrorCode,
+  message: string,
+  details: Record<string, unknown>,
+): never => {
+  throw new MemoryError(code, message, { details });
+};
+
+/**
+ * Decides an append against a log view. Events already stored with the same content are
+ * answered from the log and not written again; expectedLastSeq (a number, or `null` for "the
+ * log must be empty") is checked only when something new would be written.
+ */
+export function decideAppend(
+  view: LogView,
+  events: readonly MemoryEvent[],
+  expectedLastSeq?: number | null,
+): AppendDecision {
+  const fresh: MemoryEvent[] = [];
+  const stored: (Sequenced | MemoryEvent)[] = [];
+  const seenInBatch = new Set<string>();
+  for (const event of events) {
+    if (event.seq !== null) {
+      reject(
+        'ALREADY_SEQUENCED',
+        `Event ${event.id} already has seq ${event.seq}; the store assigns seq.`,
+        { id: event.id, seq: event.seq },
+      );
+    }
+    if (seenInBatch.has(event.id)) {
+      reject('ID_CONFLICT', `Event ${event.id} appears twice in one append.`, { id: event.id });
+    }
+    seenInBatch.add(event.id);
+    const existing = view.entries.get(event.id);
+    if (existing === undefined) {
+      fresh.push(event);
+      stored.push(event);
+    } else if (existing.event !== undefined && sameContent(existing.event, event)) {
+      stored.push(existing.event);
+    } else {
+      reject(
+        'ID_CONFLICT',
+        `Event ${event.id} is already in memory ${view.memoryId} (seq ${existing.seq}) with different content.`,
+        { id: event.id, seq: existing.seq },
+      );
+    }
+  }
+  if (fresh.length === 0) return { toWrite: [], stored: stored as Sequenced[] };
+  if (expectedLastSeq !== undefined && expectedLastSeq !== view.lastSeq) {
+    reject(
+      'EXPECTED_SEQ_MISMATCH',
+      `Memory ${view.memoryId} is at seq ${view.lastSeq ?? 'none (empty)'}, not ${expectedLastSeq ?? 'none (empty)'} as expected.`,
+      {
+        memoryId: view.memoryId,
+        expectedLastSeq,
+        actualLastSeq: view.lastSeq,
+      },
+    );
+  }
+  const toWrite = sequence(view, fresh);
+  const bySelf = new Map(toWrite.map((e) => [e.id, e]));
+  return { toWrite, stored: stored.map((e) => bySelf.get(e.id) ?? (e as Sequenced)) };
+}
+
+/** Checks targets and recalled ids event by event (earlier events of the batch count) and numbers them. */
+function sequence(view: LogView, fresh: readonly MemoryEvent[]): Sequenced[] {
+  const overlay = new Map<string, StoredEntry>();
+  const lookup = (id: string) => overlay.get(id) ?? view.entries.get(id);
+  let next = view.lastSeq === null ? 0 : view.lastSeq + 1;
+  const out: Sequenced[] = [];
+  for (const event of fresh) {
+    const seq = next++;
+    if (event.kind === 'deletion') {
+      for (const target of event.targets) {
+        checkTarget(view.memoryId, lookup(target), target, 'Deletion target');
+        const entry = lookup(target)!;
+        overlay.set(target, { ...entry, deletedBy: { id: event.id, seq } });
+      }
+    } else if (event.kind === 'recall') {
+      for (const id of event.recalled) checkTarget(view.memoryId, lookup(id), id, 'Recalled id');
+    }
+    const sequenced = Object.freeze({ ...event, seq }) as Sequenced;
+    overlay.set(event.id, { kind: event.kind, seq, deletedBy: null, event: sequenced });
+    out.push(sequenced);
+  }
+  return out;
+}
+
+function checkTarget(
+  memoryId: string,
+  entry: StoredEntry | undefined,
+  id: string,
+  role: 'Deletion target' | 'Recalled id',
+): void {
+  const deletion = role === 'Deletion target';
+  if (entry === undefined) {
+    reject(
+      deletion ? 'DELETION_TARGET_UNKNOWN' : 'RECALL_TARGET_UNKNOWN',
+      `${role} ${id} does not exist in memory ${memoryId}.`,
+      { id, memoryId },
+    );
+  } else if (!isContentKind(entry.kind)) {
+    reject(
+      deletion ? 'DELETION_TARGET_NOT_CONTENT' : 'RECALL_TARGET_NOT_CONTENT',
+      `${role} ${id} is a ${entry.kind}, not a message or document.`,
+      { id, kind: entry.kind },
+    );
+  } else if (entry.deletedBy !== null) {
+    reject(
+      deletion ? 'ALREADY_DELETED' : 'RECALL_TARGET_DELETED',
+      `${role} ${id} was already deleted by ${entry.deletedBy.id} at seq ${entry.deletedBy.seq}.`,
+      { id, deletedBy: entry.deletedBy.id, deletedAtSeq: entry.deletedBy.seq },
+    );
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The event model (DESIGN.md "The event model"): zod schemas are the single source of the rules
+ * and of the TypeScript types. A schema and its type share one name.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { normalizeTimestamp, timestampFromDate } from './timestamp.js';
+
+/** The four kinds of event, as they appear in `kind`. */
+export const EVENT_KINDS = ['message', 'document', 'recall', 'deletion'] as const;
+/** An event kind. */
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** At least one non-whitespace character, at most `max` characters. */
+const nonEmpty = (max: number) =>
+  z
+    .string()
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => s.trim().length > 0, {
+      message: 'must contain at least one non-whitespace character',
+    });
+
+/** An event id: any RFC 9562 UUID, stored lowercase so equal ids compare equal. */
+export const EventId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+    message: 'must be a UUID (8-4-4-4-12 hex digits)',
+  })
+  .transform((id) => id.toLowerCase());
+/** An event id. */
+export type EventId = z.infer<typeof EventId>;
+
+/** A point in time with an explicit offset (or a `Date`), normalized to canonical UTC `...Z`. */
+export const Timestamp = z.union([z.string(), z.date()]).transform((value, ctx) => {
+  const result = typeof value === 'string' ? normalizeTimestamp(value) : timestampFromDate(value);
+  if (result.ok) return result.value;
+  ctx.addIssue({ code: 'custom', message: result.reason });
+  return z.NEVER;
+});
+/** A canonical UTC timestamp string. */
+export type Timestamp = z.infer<typeof Timestamp>;
+
+/** A position in a memory's log: 0 for the first event. */
+export const Seq = z.number().int({ message: 'must be an integer' }).min(0, {
+  message: 'must be 0 or more',
+});
+
+/** Memory ids: 1 to 128 of `A-Z a-z 0-9 . _ -`. */
+export const MemoryId = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, { message: 'must be 1 to 128 of A-Z a-z 0-9 . _ -' });
+/** A memory id. */
+export type MemoryId = z.infer<typeof MemoryId>;
+
+/** The memory used when none is named. */
+export const DEFAULT_MEMORY_ID = 'default';
+
+const commonFields = {
+  id: EventId,
+  timestamp: Timestamp,
+  seq: Seq.nullable().default(null),
+  sessionId: z.string().max(LIMITS.label).nullable().default(null),
+  source: nonEmpty(LIMITS.label).default('unknown'),
+  actor: z.string().max(LIMITS.label).nullable().default(null),
+};
+
+const idList = (min: number) =>
+  z
+    .array(EventId)
+    .min(min, { message: `must hold at least ${min} id` })
+    .max(LIMITS.ids, { message: `must hold at most ${LIMITS.ids} ids` });
+
+/** Something said in a conversation. */
+export const Message = z.strictObject({
+  kind: z.literal('message'),
+  ...commonFields,
+  speaker: nonEmpty(LIMITS.label),
+  content: nonEmpty(LIMITS.text),
+  retainUntil: Timestamp.optional(),
+});
+/** Something said in a conversation. */
+export type Message = Readonly<z.infer<typeof Message>>;
+
+/** A document's extracted plain text. */
+export const Document = z.strictObject({
+  kind: z.literal('document'),
+  ...commonFields,
+  name: nonEmpty(LIMITS.label),
+  text: nonEmpty(LIMITS.text),
+  mediaType: nonEmpty(LIMITS.label).default('text/plain'),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, { message: 'must be 64 lowercase hex digits' })
+    .optional(),
+  retainUntil: Timestamp.optional(),
+});
+/** A document's extracted plain text. */
+export type Document = Readonly<z.infer<typeof Document>>;
+
+/** A read: which ids entered a model's context, for which query. */
+export const Recall = z.strictObject({
+  kind: z.literal('recall'),
+  ...commonFields,
+  query: nonEmpty(LIMITS.query),
+  recalled: idList(0).readonly(),
+});
+/** A read: which ids entered a model's context, for which query. */
+export type Recall = Readonly<z.infer<typeof Recall>>;
+
+/** A tombstone: content made unreachable by a visible act. */
+export const Deletion = z.strictObject({
+  kind: z.literal('deletion'),
+  ...commonFields,
+  targets: idList(1)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' })
+    .readonly(),
+  reason: nonEmpty(LIMITS.query),
+  requestedBy: z.string().max(LIMITS.label).optional(),
+});
+/** A tombstone: content made unreachable by a visible act. */
+export type Deletion = Readonly<z.infer<typeof Deletion>>;
+
+/** Any memledger event, discriminated by `kind`. */
+export const MemoryEvent = z.discriminatedUnion('kind', [Message, Document, Recall, Deletion]);
+/** Any memledger event. */
+export type MemoryEvent = Message | Document | Recall | Deletion;
+/** What may enter a model's context: a message or a document. */
+export type ContentEvent = Message | Document;
+/** An event whose `seq` the store has assigned. */
+export type Sequenced<E extends MemoryEvent = MemoryEvent> = E & { readonly seq: number };
+
+/** The wire's event type for each kind (EventStoreDB event type, JSON Lines `type`). */
+export const EVENT_TYPES = {
+  message: 'Message',
+  document: 'Document',
+  recall: 'Recall',
+  deletion: 'Deletion',
+} as const satisfies Record<EventKind, string>;
+
+/** True for messages and documents: the events a deletion may target and a recall may return. */
+export function isContent(event: MemoryEvent): event is ContentEvent {
+  return isContentKind(event.kind);
+}
+
+/** True for the kinds of content: `message` and `document`. */
+export function isContentKind(kind: EventKind): kind is ContentEvent['kind'] {
+  return kind === 'message' || kind === 'document';
+}

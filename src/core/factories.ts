@@ -1,0 +1,80 @@
+/**
+ * Event factories: validate, fill defaults (UUID v7 id, timestamp now, source "unknown",
+ * seq null, mediaType text/plain), normalize the timestamp and return a deeply frozen event.
+ * Clock and id generator are arguments so callers (and tests) control them.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import {
+  Deletion,
+  Document,
+  Message,
+  MemoryEvent,
+  Recall,
+  type EventKind,
+  type MemoryEvent as MemoryEventType,
+} from './events.js';
+import type { z } from 'zod';
+import { deepFreeze, parseOrThrow } from './validate.js';
+
+/** Where new ids and timestamps come from. */
+export interface EventDefaults {
+  /** @defaultValue the wall clock */
+  readonly now?: () => Date;
+  /** @defaultValue UUID v7 */
+  readonly newId?: () => string;
+}
+
+type Optional<T, K extends PropertyKey> = Omit<T, K | 'kind'> & {
+  [P in K & keyof T]?: T[P] | undefined;
+};
+type Common = 'id' | 'timestamp' | 'seq' | 'sessionId' | 'source' | 'actor';
+/** Input of {@link createMessage}: the message fields, common fields optional. */
+export type MessageInput = Optional<z.input<typeof Message>, Common>;
+/** Input of {@link createDocument}. */
+export type DocumentInput = Optional<z.input<typeof Document>, Common | 'mediaType'>;
+/** Input of {@link createRecall}. */
+export type RecallInput = Optional<z.input<typeof Recall>, Common>;
+/** Input of {@link createDeletion}. */
+export type DeletionInput = Optional<z.input<typeof Deletion>, Common>;
+
+function create<E extends MemoryEventType>(
+  kind: EventKind,
+  schema: z.ZodType<E, unknown>,
+  input: object,
+  defaults: EventDefaults,
+): E {
+  const withDefaults: Record<string, unknown> = { ...input, kind };
+  // Only fill what the caller left out: an explicit invalid value must still be rejected.
+  if (withDefaults.id === undefined) withDefaults.id = (defaults.newId ?? uuidv7)();
+  if (withDefaults.timestamp === undefined)
+    withDefaults.timestamp = (defaults.now ?? (() => new Date()))();
+  for (const key of Object.keys(withDefaults)) {
+    if (withDefaults[key] === undefined) delete withDefaults[key];
+  }
+  return deepFreeze(parseOrThrow(schema, withDefaults, kind));
+}
+
+/** Creates a validated, frozen `message` event. */
+export function createMessage(input: MessageInput, defaults: EventDefaults = {}) {
+  return create('message', Message, input, defaults);
+}
+/** Creates a validated, frozen `document` event. */
+export function createDocument(input: DocumentInput, defaults: EventDefaults = {}) {
+  return create('document', Document, input, defaults);
+}
+/** Creates a validated, frozen `recall` event. */
+export function createRecall(input: RecallInput, defaults: EventDefaults = {}) {
+  return create('recall', Recall, input, defaults);
+}
+/** Creates a validated, frozen `deletion` event. */
+export function createDeletion(input: DeletionInput, defaults: EventDefaults = {}) {
+  return create('deletion', Deletion, input, defaults);
+}
+
+/**
+ * Parses any event (e.g. one line of an import, one request body with `kind`) without filling
+ * an id or a timestamp: imported events keep their own.
+ */
+export function parseEvent(input: unknown): MemoryEventType {
+  return deepFreeze(parseOrThrow(MemoryEvent, input, 'event') as MemoryEventType);
+}

@@ -1,0 +1,133 @@
+/**
+ * The fold behind `replay()` and every read model. It is incremental — a projection applies one
+ * event at a time, a snapshot resumes from where it stopped — so it accumulates into private
+ * mutable structures and hands out frozen `MemoryState` values. Nothing outside this file can
+ * reach the accumulator, so the fold stays a pure function of the events it was given.
+ */
+import { assertNever, MemoryError } from './errors.js';
+import {
+  type ContentEvent,
+  type Deletion,
+  type Document,
+  type MemoryEvent,
+  type Message,
+  type Sequenced,
+} from './events.js';
+import type { MemoryState, RecallStat } from './state.js';
+
+/** An incremental fold of one memory's log. */
+export interface Fold {
+  /** Applies the next event; it must carry seq `lastSeq + 1`. */
+  apply(event: MemoryEvent): void;
+  /** The state after everything applied so far (frozen; cheap to call repeatedly). */
+  state(): MemoryState;
+  /** The seq of the last applied event, `null` when none. */
+  readonly lastSeq: number | null;
+}
+
+/** Starts a fold, empty or from a state produced earlier (a snapshot). */
+export function startFold(from?: MemoryState): Fold {
+  const messages: Sequenced<Message>[] = [...(from?.messages ?? [])];
+  const documents: Sequenced<Document>[] = [...(from?.documents ?? [])];
+  const content = new Map<string, Sequenced<ContentEvent>>();
+  for (const item of messages) content.set(item.id, item);
+  for (const item of documents) content.set(item.id, item);
+  const otherIds = new Set<string>();
+  const deleted = new Map<string, Sequenced<Deletion>>(Object.entries(from?.deleted ?? {}));
+  const recallStats = new Map<string, RecallStat>(Object.entries(from?.recallStats ?? {}));
+  let lastSeq = from?.lastSeq ?? null;
+  let cached: MemoryState | undefined = from;
+
+  const violated = (event: MemoryEvent, why: string): never => {
+    throw new MemoryError(
+      'LOG_INVARIANT_VIOLATED',
+      `Event ${event.id} at seq ${event.seq} ${why}.`,
+      {
+        details: { id: event.id, seq: event.seq },
+      },
+    );
+  };
+
+  function apply(event: MemoryEvent): void {
+    const expected = lastSeq === null ? 0 : lastSeq + 1;
+    if (event.seq === null) {
+      throw new MemoryError(
+        'REPLAY_ORDER',
+        `Event ${event.id} has no seq; only stored events can be replayed.`,
+        {
+          details: { id: event.id, expectedSeq: expected },
+        },
+      );
+    }
+    if (event.seq !== expected) {
+      const why = event.seq < expected ? 'out of order' : 'after a gap';
+      throw new MemoryError(
+        'REPLAY_ORDER',
+        `Event ${event.id} has seq ${event.seq} but seq ${expected} was expected (${why}).`,
+        {
+          details: { id: event.id, seq: event.seq, expectedSeq: expected },
+        },
+      );
+    }
+    const seq = event.seq;
+    if (content.has(event.id) || otherIds.has(event.id))
+      violated(event, 'repeats an id already in the log');
+    switch (event.kind) {
+      case 'message':
+        messages.push(event as Sequenced<Message>);
+        content.set(event.id, event as Sequenced<Message>);
+        break;
+      case 'document':
+        documents.push(event as Sequenced<Document>);
+        content.set(event.id, event as Sequenced<Document>);
+        break;
+      case 'recall':
+        otherIds.add(event.id);
+        for (const id of new Set(event.recalled)) {
+          if (!content.has(id))
+            violated(event, `recalls ${id}, which is not content in this memory`);
+          if (deleted.has(id)) violated(event, `recalls ${id}, which was already deleted`);
+          const count = (recallStats.get(id)?.count ?? 0) + 1;
+          recallStats.set(
+            id,
+            Object.freeze({ count, lastRecalledAt: event.timestamp, lastRecalledSeq: seq }),
+          );
+        }
+        break;
+      case 'deletion':
+        otherIds.add(event.id);
+        for (const id of event.targets) {
+          if (!content.has(id))
+            violated(event, `deletes ${id}, which is not content in this memory`);
+          if (deleted.has(id)) violated(event, `deletes ${id}, which was already deleted`);
+          deleted.set(id, event as Sequenced<Deletion>);
+        }
+        break;
+      default:
+        assertNever(event, 'event kind');
+    }
+    lastSeq = seq;
+    cached = undefined;
+  }
+
+  function state(): MemoryState {
+    cached ??= Object.freeze({
+      messages: Object.freeze([...messages]),
+      documents: Object.freeze([...documents]),
+      visibleMessages: Object.freeze(messages.filter((m) => !deleted.has(m.id))),
+      visibleDocuments: Object.freeze(documents.filter((d) => !deleted.has(d.id))),
+      deleted: Object.freeze(Object.fromEntries(deleted)),
+      recallStats: Object.freeze(Object.fromEntries(recallStats)),
+      lastSeq,
+    });
+    return cached;
+  }
+
+  return {
+    apply,
+    state,
+    get lastSeq() {
+      return lastSeq;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/**
+ * memledger core: the event model, factories, the replay fold, the append guard and search.
+ * Pure: no framework, no database, no `node:*`, so the web page can run the same `replay()`.
+ */
+export * from './errors.js';
+export * from './events.js';
+export * from './factories.js';
+export * from './limits.js';
+export * from './state.js';
+export * from './fold.js';
+export * from './replay.js';
+export * from './append-guard.js';
+export * from './content-equality.js';
+export * from './search.js';
+export { normalizeTimestamp } from './timestamp.js';
+export { deepFreeze, parseOrThrow, toValidationIssues } from './validate.js';

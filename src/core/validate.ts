@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { MemoryError, type MemoryErrorCode, type ValidationIssue } from './errors.js';
+
+/** Turns zod issues into `path: message` pairs; the root is called `(root)`. */
+export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
+
+/**
+ * Parses `input` with `schema`, or throws `VALIDATION_FAILED` (or `code`) listing every failing
+ * field as `path: rule`, e.g. `Invalid message: content: must contain at least one
+ * non-whitespace character.`
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  what: string,
+  code: MemoryErrorCode = 'VALIDATION_FAILED',
+): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error);
+  const list = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  throw new MemoryError(code, `Invalid ${what}: ${list}.`, { issues, cause: result.error });
+}
+
+/** Freezes a value and everything reachable from it, so events cannot change once created. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}

@@ -1,0 +1,93 @@
+/**
+ * The stored form of an event, shared by every durable adapter: the wire type (`Message`, ...)
+ * and the event's JSON without seq (the store's position is the seq). Decoding goes through the
+ * core schemas, so an unknown type or an invalid payload is an error, never skipped.
+ */
+import {
+  EVENT_TYPES,
+  MemoryError,
+  MemoryEvent,
+  deepFreeze,
+  toValidationIssues,
+  type EventKind,
+  type Sequenced,
+} from '../core/index.js';
+
+/** The wire type of an event kind. */
+export type EventType = (typeof EVENT_TYPES)[EventKind];
+
+/** An event as stores keep it. */
+export interface EncodedEvent {
+  readonly id: string;
+  readonly type: EventType;
+  /** The event without `seq`. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+const KIND_OF_TYPE = new Map<string, EventKind>(
+  Object.entries(EVENT_TYPES).map(([kind, type]) => [type, kind as EventKind]),
+);
+
+/** Encodes an event for storage. */
+export function encodeEvent(event: MemoryEvent): EncodedEvent {
+  const { seq: _seq, ...data } = event;
+  return { id: event.id, type: EVENT_TYPES[event.kind], data };
+}
+
+/**
+ * Decodes a stored event at `seq`. Throws `EVENT_DECODE_FAILED` naming where it was read and
+ * why (unknown type, type and kind disagree, or a schema rule broken).
+ */
+export function decodeEvent(type: string, data: unknown, seq: number, where: string): Sequenced {
+  const kind = KIND_OF_TYPE.get(type);
+  if (kind === undefined) {
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `Stored event at ${where} seq ${seq} has unknown type ${JSON.stringify(type)}.`,
+      {
+        details: { where, seq, type },
+      },
+    );
+  }
+  const parsed = MemoryEvent.safeParse({
+    ...(data as object),
+    kind: (data as { kind?: unknown } | null)?.kind ?? kind,
+    seq,
+  });
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error);
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `Stored event at ${where} seq ${seq} is not a valid ${type}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}.`,
+      { details: { where, seq, type }, issues, cause: parsed.error },
+    );
+  }
+  if (parsed.data.kind !== kind) {
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `Stored event at ${where} seq ${seq} has type ${type} but kind ${parsed.data.kind}.`,
+      {
+        details: { where, seq, type, kind: parsed.data.kind },
+      },
+    );
+  }
+  return deepFreeze(parsed.data as Sequenced);
+}
+
+/** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`. */
+export function decodeJsonEvent(type: string, json: string, seq: number, where: string): Sequenced {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch (cause) {
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `Stored event at ${where} seq ${seq} is not valid JSON.`,
+      {
+        details: { where, seq },
+        cause,
+      },
+    );
+  }
+  return decodeEvent(type, data, seq, where);
+}

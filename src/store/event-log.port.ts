@@ -1,0 +1,70 @@
+/**
+ * The store port: a per-memory, append-only event log. Every adapter (in-memory, SQLite,
+ * EventStoreDB) implements it and passes the one contract suite in test/store-contract.
+ */
+import type { MemoryEvent, Sequenced } from '../core/index.js';
+
+/** Options of {@link EventLog.append}. */
+export interface AppendOptions {
+  /**
+   * The seq the log must be at for the append to happen: a number, `null` for "the log must be
+   * empty". A mismatch throws `EXPECTED_SEQ_MISMATCH` and writes nothing.
+   * @defaultValue no expectation
+   */
+  readonly expectedLastSeq?: number | null;
+}
+
+/** Options of {@link EventLog.read}. */
+export interface ReadOptions {
+  /** First seq to include (forwards: the lowest; backwards: the highest). @defaultValue the log's start (forwards) or end (backwards) */
+  readonly fromSeq?: number;
+  /** Last seq to include, inclusive. @defaultValue the log's end (forwards) or start (backwards) */
+  readonly toSeq?: number;
+  /** @defaultValue 'forwards' */
+  readonly direction?: 'forwards' | 'backwards';
+  /** At most this many events. @defaultValue no limit */
+  readonly limit?: number;
+}
+
+/** Options of {@link EventLog.subscribe}. */
+export interface SubscribeOptions {
+  /** First seq to deliver. @defaultValue 0 */
+  readonly fromSeq?: number;
+  /** Ends the subscription (the iterator returns). */
+  readonly signal?: AbortSignal;
+}
+
+/** One memory's log. */
+export interface EventLog {
+  /** The memory this log belongs to. */
+  readonly memoryId: string;
+  /**
+   * Appends events atomically (all or none) after running the append guard, and returns the
+   * stored, sequenced events in the order given. Already stored events (same id, same content)
+   * are returned as stored and not written again.
+   */
+  append(events: readonly MemoryEvent[], options?: AppendOptions): Promise<readonly Sequenced[]>;
+  /** Reads a range of the log in seq order (or reverse order). */
+  read(options?: ReadOptions): AsyncIterable<Sequenced>;
+  /** One event by id, deleted content included; `undefined` when the id is not in this memory. */
+  get(id: string): Promise<Sequenced | undefined>;
+  /** The seq of the last event, `null` for an empty log. */
+  lastSeq(): Promise<number | null>;
+  /**
+   * Catches up from `fromSeq`, then delivers each new event as it is appended: in seq order,
+   * with no gap and no duplicate, until the signal aborts or the store closes.
+   */
+  subscribe(options?: SubscribeOptions): AsyncIterable<Sequenced>;
+}
+
+/** A store holding any number of memories, each its own log. */
+export interface MemoryStore {
+  /** Human-readable store kind and location, for start-up logs (never credentials). */
+  readonly description: string;
+  /** The log of one memory; an invalid memory id throws `INVALID_MEMORY_ID`. */
+  log(memoryId?: string): EventLog;
+  /** Ids of the memories that hold at least one event. */
+  memoryIds(): Promise<string[]>;
+  /** Releases connections and ends open subscriptions. Idempotent. */
+  close(): Promise<void>;
+}

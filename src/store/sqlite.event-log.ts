@@ -1,0 +1,240 @@
+/**
+ * The SQLite store (better-sqlite3, WAL): the embedded default. Guard and insert run inside
+ * `BEGIN IMMEDIATE`, which takes the file's write lock first, so several processes can append
+ * to one file and each sees the others' events before deciding.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  decideAppend,
+  idsNamedBy,
+  MemoryError,
+  type MemoryEvent,
+  type StoredEntry,
+} from '../core/index.js';
+import { validateAppendInput } from './append-input.js';
+import { catchUpThenLive } from './catch-up-subscription.js';
+import { ChangeNotifier } from './change-notifier.js';
+import { decodeJsonEvent, encodeEvent } from './codec.js';
+import type {
+  AppendOptions,
+  EventLog,
+  MemoryStore,
+  ReadOptions,
+  SubscribeOptions,
+} from './event-log.port.js';
+import { checkMemoryId } from './memory-id.js';
+import { resolveReadRange } from './read-range.js';
+import { CREATE_SCHEMA, SQLITE_SCHEMA_VERSION } from './sqlite.schema.js';
+import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** The database file; its folder is created when missing. `:memory:` for a private in-memory database. */
+  readonly path: string;
+  /**
+   * `FULL`: an acknowledged append survives power loss. `NORMAL`: faster; it survives a crash
+   * of the process but the last commits can be lost if the machine loses power.
+   * @defaultValue 'FULL'
+   */
+  readonly synchronous?: 'FULL' | 'NORMAL';
+  /** How often an idle subscription looks for appends by other processes. @defaultValue 100 */
+  readonly pollMs?: number;
+  /** How long an append waits for another process's write lock. @defaultValue 5000 */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Opens (creating when needed) a SQLite store. */
+export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
+  const db = openDatabase(options);
+  const statements = prepareStatements(db);
+  const notifiers = new Map<string, ChangeNotifier>();
+  const notifierOf = (memoryId: string) => {
+    let n = notifiers.get(memoryId);
+    if (!n) notifiers.set(memoryId, (n = new ChangeNotifier()));
+    return n;
+  };
+  let closed = false;
+  const run = <T>(what: string, work: () => T): T => {
+    if (closed)
+      throw new MemoryError('STORE_CLOSED', `The SQLite store ${options.path} is closed.`);
+    try {
+      return work();
+    } catch (error) {
+      throw translateSqliteError(error, what, options.path);
+    }
+  };
+  const context: SqliteContext = {
+    statements,
+    run,
+    pollMs: options.pollMs ?? 100,
+    isClosed: () => closed,
+    path: options.path,
+  };
+
+  return {
+    description: `SQLite ${options.path}`,
+    log(memoryId) {
+      const id = checkMemoryId(memoryId);
+      return sqliteLog(id, context, notifierOf(id));
+    },
+    memoryIds() {
+      return Promise.resolve(run('list memories', () => statements.memoryIds.all()));
+    },
+    close() {
+      if (!closed) {
+        closed = true;
+        for (const n of notifiers.values()) n.notify();
+        db.close();
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+interface SqliteContext {
+  readonly statements: Statements;
+  readonly run: <T>(what: string, work: () => T) => T;
+  readonly pollMs: number;
+  readonly path: string;
+  isClosed(): boolean;
+}
+
+function openDatabase(options: SqliteStoreOptions): Database.Database {
+  try {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    const db = new Database(options.path);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    db.exec(CREATE_SCHEMA);
+    const version = db
+      .prepare("SELECT value FROM memledger_meta WHERE key = 'schema_version'")
+      .pluck()
+      .get();
+    if (version !== SQLITE_SCHEMA_VERSION) {
+      db.close();
+      throw new MemoryError(
+        'STORE_FAILED',
+        `SQLite file ${options.path} has schema version ${String(version)}; this memledger reads version ${SQLITE_SCHEMA_VERSION}.`,
+      );
+    }
+    return db;
+  } catch (error) {
+    throw translateSqliteError(error, 'open', options.path);
+  }
+}
+
+function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier): EventLog {
+  const { statements: sql, run } = ctx;
+  const where = `SQLite ${ctx.path} memory ${memoryId}`;
+  const decode = (row: EventRow) => decodeJsonEvent(row.type, row.payload, row.seq, where);
+  const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
+  const entryOf = (id: string): StoredEntry | undefined => {
+    const row = sql.entry.get(memoryId, id);
+    if (!row) return undefined;
+    const event = decode(row);
+    return {
+      kind: event.kind,
+      seq: row.seq,
+      event,
+      deletedBy: row.deletion_id === null ? null : { id: row.deletion_id, seq: row.deletion_seq! },
+    };
+  };
+
+  const appendTx = (events: readonly MemoryEvent[], expectedLastSeq: number | null | undefined) => {
+    const entries = new Map<string, StoredEntry>();
+    for (const id of idsNamedBy(events)) {
+      const entry = entryOf(id);
+      if (entry) entries.set(id, entry);
+    }
+    const decision = decideAppend(
+      { memoryId, lastSeq: lastSeq(), entries },
+      events,
+      expectedLastSeq,
+    );
+    for (const event of decision.toWrite) {
+      const { type, data } = encodeEvent(event);
+      sql.insertEvent.run(memoryId, event.seq, event.id, type, JSON.stringify(data));
+      if (event.kind === 'deletion') {
+        for (const target of event.targets)
+          sql.insertDeletion.run(memoryId, target, event.id, event.seq);
+      }
+    }
+    return decision;
+  };
+  const guardedAppend = sql.db.transaction(appendTx);
+
+  return {
+    memoryId,
+    async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
+      const events = validateAppendInput(input);
+      const decision = run('append', () =>
+        guardedAppend.immediate(events, options.expectedLastSeq),
+      );
+      if (decision.toWrite.length > 0) changes.notify();
+      return decision.stored;
+    },
+    async *read(options: ReadOptions = {}) {
+      const range = resolveReadRange(options, run('read', lastSeq));
+      const forwards = range.direction === 'forwards';
+      let remaining = range.limit;
+      let cursor = forwards ? range.lo : range.hi;
+      // Page through the range: an open better-sqlite3 iterator would block the connection across awaits.
+      while (remaining > 0 && cursor >= range.lo && cursor <= range.hi) {
+        const max = Math.min(remaining, 512);
+        const rows = run('read', () =>
+          forwards
+            ? sql.readForwards.all(memoryId, cursor, range.hi, max)
+            : sql.readBackwards.all(memoryId, cursor, range.lo, max),
+        );
+        if (rows.length === 0) return;
+        for (const row of rows) yield decode(row);
+        remaining -= rows.length;
+        cursor = forwards ? rows.at(-1)!.seq + 1 : rows.at(-1)!.seq - 1;
+      }
+    },
+    async get(id) {
+      return run('get', () => entryOf(id.toLowerCase())?.event);
+    },
+    async lastSeq() {
+      return run('read', lastSeq);
+    },
+    subscribe(options: SubscribeOptions = {}) {
+      return catchUpThenLive(
+        {
+          page: (fromSeq, max) =>
+            Promise.resolve(
+              run('subscribe', () =>
+                sql.readForwards.all(memoryId, fromSeq, Number.MAX_SAFE_INTEGER, max).map(decode),
+              ),
+            ),
+          changes,
+          pollMs: ctx.pollMs,
+          isClosed: () => ctx.isClosed(),
+        },
+        options.fromSeq ?? 0,
+        options.signal,
+      );
+    },
+  };
+}
+
+/** Maps better-sqlite3 errors to memledger codes; memledger's own errors pass through. */
+function translateSqliteError(error: unknown, what: string, path: string): Error {
+  if (error instanceof MemoryError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_CANTOPEN') {
+    return new MemoryError(
+      'STORE_UNAVAILABLE',
+      `SQLite file ${path} is unavailable for ${what} (${String(code)}).`,
+      { cause: error },
+    );
+  }
+  return new MemoryError(
+    'STORE_FAILED',
+    `SQLite ${what} on ${path} failed: ${(error as Error).message}`,
+    { cause: error },
+  );
+}
