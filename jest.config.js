@@ -14,4 +14,5 @@ export default {
   setupFiles: ['reflect-metadata'],
   testTimeout: 30_000,
   maxWorkers: 2,
+  verbose: true,
 };
