@@ -10,30 +10,60 @@ const layer = (files, patterns) => ({
 });
 
 const frameworkAndIo = [
-  { group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'node:*', 'rxjs', 'express'], message: 'src/core is pure: no framework, database or node:* imports.' },
+  {
+    group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'node:*', 'rxjs', 'express'],
+    message: 'src/core is pure: no framework, database or node:* imports.',
+  },
 ];
 const upperLayers = (...names) =>
-  names.map((name) => ({ group: [`**/${name}/*`, `../${name}`], message: `This layer must not import from src/${name}.` }));
+  names.map((name) => ({
+    group: [`**/${name}/*`, `../${name}`],
+    message: `This layer must not import from src/${name}.`,
+  }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'web/vendor/**', 'test-results/**', 'data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'web/vendor/**',
+      'test-results/**',
+      'data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'web/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports.' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports.' },
+      ],
       // An async function without await is how a store method turns a thrown error into a rejection.
       '@typescript-eslint/require-await': 'off',
     },
   },
   {
     // Nest injects by the runtime class of a constructor parameter, so those imports must stay values.
-    files: ['src/nest/**/*.ts', 'src/http/**/*.ts', 'src/projections/**/*.ts', 'examples/**/*.ts', 'test/**/*.ts'],
+    files: [
+      'src/nest/**/*.ts',
+      'src/http/**/*.ts',
+      'src/projections/**/*.ts',
+      'examples/**/*.ts',
+      'test/**/*.ts',
+    ],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
@@ -43,8 +73,20 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  { files: ['*.js', '*.config.js'], rules: { 'no-restricted-syntax': 'off' } },
-  layer(['src/core/**/*.ts'], [...frameworkAndIo, ...upperLayers('store', 'projections', 'nest', 'http', 'cli', 'application')]),
+  {
+    // Plain JavaScript (configs, scripts, the web page) is linted without type information.
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+  { files: ['*.js', 'scripts/*.mjs'], rules: { 'no-restricted-syntax': 'off' } },
+  layer(
+    ['src/core/**/*.ts'],
+    [
+      ...frameworkAndIo,
+      ...upperLayers('store', 'projections', 'nest', 'http', 'cli', 'application'),
+    ],
+  ),
   layer(['src/store/**/*.ts'], upperLayers('projections', 'nest', 'http', 'cli', 'application')),
   layer(['src/projections/**/*.ts'], upperLayers('nest', 'http', 'cli', 'application')),
   layer(['src/nest/**/*.ts'], upperLayers('http', 'cli')),

@@ -20,7 +20,16 @@ export type Op =
   | { readonly op: 'recall'; readonly picks: readonly number[] }
   | { readonly op: 'delete'; readonly picks: readonly number[] };
 
-const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'deploy', 'key', 'secret', 'runbook');
+const word = fc.constantFrom(
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'deploy',
+  'key',
+  'secret',
+  'runbook',
+);
 const text = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
 const picks = fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 4 });
 
@@ -57,7 +66,12 @@ export function buildLog(ops: readonly Op[]): MemoryEvent[] {
         visible.push(events.at(-1)!.id);
         break;
       case 'recall':
-        events.push(createRecall({ query: 'q', recalled: visible.length ? choose(step.picks) : [] }, defaults));
+        events.push(
+          createRecall(
+            { query: 'q', recalled: visible.length ? choose(step.picks) : [] },
+            defaults,
+          ),
+        );
         break;
       case 'delete': {
         if (visible.length === 0) break;

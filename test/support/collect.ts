@@ -9,13 +9,20 @@ export async function readAll(log: EventLog, options: ReadOptions = {}): Promise
 }
 
 /** Takes `count` events from an async iterable, failing after `timeoutMs`. */
-export async function take<T>(source: AsyncIterable<T>, count: number, timeoutMs = 5000): Promise<T[]> {
+export async function take<T>(
+  source: AsyncIterable<T>,
+  count: number,
+  timeoutMs = 5000,
+): Promise<T[]> {
   const out: T[] = [];
   if (count === 0) return out;
   const iterator = source[Symbol.asyncIterator]();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${out.length} of ${count} items`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${out.length} of ${count} items`)),
+      timeoutMs,
+    );
   });
   try {
     while (out.length < count) {
@@ -30,7 +37,9 @@ export async function take<T>(source: AsyncIterable<T>, count: number, timeoutMs
 }
 
 /** Resolves with the error a promise rejects with; fails when it resolves. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
+export async function rejectionOf(
+  promise: Promise<unknown>,
+): Promise<{ code?: string; message: string }> {
   try {
     await promise;
   } catch (error) {

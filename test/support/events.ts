@@ -18,12 +18,20 @@ let tick = 0;
 export const testClock = (): Date => new Date(Date.UTC(2026, 0, 1) + tick++ * 1000);
 
 /** A message with sensible defaults. */
-export const message = (content = 'The deploy key rotates on Fridays.', extra: Partial<MessageInput> = {}) =>
-  createMessage({ speaker: 'user', content, sessionId: 's1', source: 'chat', ...extra }, { now: testClock });
+export const message = (
+  content = 'The deploy key rotates on Fridays.',
+  extra: Partial<MessageInput> = {},
+) =>
+  createMessage(
+    { speaker: 'user', content, sessionId: 's1', source: 'chat', ...extra },
+    { now: testClock },
+  );
 
 /** A document with sensible defaults. */
-export const doc = (text = 'Runbook: restart the ingest worker before noon.', extra: Partial<DocumentInput> = {}) =>
-  createDocument({ name: 'runbook.md', text, ...extra }, { now: testClock });
+export const doc = (
+  text = 'Runbook: restart the ingest worker before noon.',
+  extra: Partial<DocumentInput> = {},
+) => createDocument({ name: 'runbook.md', text, ...extra }, { now: testClock });
 
 /** A recorded recall of `ids`. */
 export const recallOf = (ids: readonly string[], extra: Partial<RecallInput> = {}) =>
@@ -31,4 +39,7 @@ export const recallOf = (ids: readonly string[], extra: Partial<RecallInput> = {
 
 /** A deletion of `ids`. */
 export const deletionOf = (ids: readonly string[], extra: Partial<DeletionInput> = {}) =>
-  createDeletion({ targets: ids, reason: 'user asked to forget', requestedBy: 'user', ...extra }, { now: testClock });
+  createDeletion(
+    { targets: ids, reason: 'user asked to forget', requestedBy: 'user', ...extra },
+    { now: testClock },
+  );

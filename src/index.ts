@@ -1,0 +1,9 @@
+/**
+ * memledger: an auditable, event-sourced memory for LLM agents.
+ * The root entry: the pure core, the store port and the in-memory store.
+ * Durable stores live in `memledger/sqlite` and `memledger/eventstoredb`.
+ */
+export * from './core/index.js';
+export type * from './store/event-log.port.js';
+export { openInMemoryStore } from './store/in-memory.event-log.js';
+export { encodeEvent, decodeEvent, type EncodedEvent, type EventType } from './store/codec.js';

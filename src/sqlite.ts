@@ -1,0 +1,2 @@
+/** `memledger/sqlite`: the embedded SQLite store (better-sqlite3, WAL). */
+export { openSqliteStore, type SqliteStoreOptions } from './store/sqlite.event-log.js';
