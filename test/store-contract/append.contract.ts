@@ -51,7 +51,10 @@ export function describeAppendContract(ctx: ContractContext): void {
         expect(await log.get(m.id)).toEqual({ ...m, seq: 0 });
       });
     } else {
-      itNotApplicable('invariant 3 — seq survives reopening', 'this store keeps nothing once closed');
+      itNotApplicable(
+        'invariant 3 — seq survives reopening',
+        'this store keeps nothing once closed',
+      );
     }
 
     it('invariant 9 — appending an id already stored with the same content returns the stored event and writes nothing', async () => {
@@ -85,7 +88,9 @@ export function describeAppendContract(ctx: ContractContext): void {
     it('appends several events atomically: one invalid event and none is written', async () => {
       const log = ctx.store().log();
       const m = message('would be first');
-      const error = await rejectionOf(log.append([m, doc(), deletionOf(['0193a4c2-0000-7000-8000-000000000000'])]));
+      const error = await rejectionOf(
+        log.append([m, doc(), deletionOf(['0193a4c2-0000-7000-8000-000000000000'])]),
+      );
       expect(error.code).toBe('DELETION_TARGET_UNKNOWN');
       expect(await log.lastSeq()).toBeNull();
       expect(await log.get(m.id)).toBeUndefined();
@@ -95,7 +100,9 @@ export function describeAppendContract(ctx: ContractContext): void {
       const log = ctx.store().log();
       const error = await rejectionOf(log.append([{ ...message(), content: '   ' }]));
       expect(isMemoryError(error, 'VALIDATION_FAILED')).toBe(true);
-      expect(error.message).toContain('content: must contain at least one non-whitespace character');
+      expect(error.message).toContain(
+        'content: must contain at least one non-whitespace character',
+      );
       expect(await log.lastSeq()).toBeNull();
     });
 

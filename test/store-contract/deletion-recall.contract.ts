@@ -21,7 +21,12 @@ export function describeDeletionAndRecallContract(ctx: ContractContext): void {
       const other = ctx.store().log('other');
       const m = message('elsewhere');
       await other.append([m]);
-      const error = await rejectionOf(ctx.store().log().append([deletionOf([m.id])]));
+      const error = await rejectionOf(
+        ctx
+          .store()
+          .log()
+          .append([deletionOf([m.id])]),
+      );
       expect(error.code).toBe('DELETION_TARGET_UNKNOWN');
       expect(await ctx.store().log().lastSeq()).toBeNull();
     });
@@ -34,7 +39,9 @@ export function describeDeletionAndRecallContract(ctx: ContractContext): void {
       await log.append([m, r, d]);
       const ofRecall = await rejectionOf(log.append([deletionOf([r.id])]));
       expect(ofRecall.code).toBe('DELETION_TARGET_NOT_CONTENT');
-      expect(ofRecall.message).toBe(`Deletion target ${r.id} is a recall, not a message or document.`);
+      expect(ofRecall.message).toBe(
+        `Deletion target ${r.id} is a recall, not a message or document.`,
+      );
       const ofDeletion = await rejectionOf(log.append([deletionOf([d.id])]));
       expect(ofDeletion.code).toBe('DELETION_TARGET_NOT_CONTENT');
       expect(await log.lastSeq()).toBe(2);
@@ -86,9 +93,15 @@ export function describeDeletionAndRecallContract(ctx: ContractContext): void {
       const gone = message('gone');
       const r = recallOf([m.id]);
       await log.append([m, gone, r, deletionOf([gone.id])]);
-      expect((await rejectionOf(log.append([recallOf([m.id, unknownId])]))).code).toBe('RECALL_TARGET_UNKNOWN');
-      expect((await rejectionOf(log.append([recallOf([r.id])]))).code).toBe('RECALL_TARGET_NOT_CONTENT');
-      expect((await rejectionOf(log.append([recallOf([m.id, gone.id])]))).code).toBe('RECALL_TARGET_DELETED');
+      expect((await rejectionOf(log.append([recallOf([m.id, unknownId])]))).code).toBe(
+        'RECALL_TARGET_UNKNOWN',
+      );
+      expect((await rejectionOf(log.append([recallOf([r.id])]))).code).toBe(
+        'RECALL_TARGET_NOT_CONTENT',
+      );
+      expect((await rejectionOf(log.append([recallOf([m.id, gone.id])]))).code).toBe(
+        'RECALL_TARGET_DELETED',
+      );
       expect(await log.lastSeq()).toBe(3);
     });
 

@@ -10,8 +10,9 @@ export function describeReadContract(ctx: ContractContext): void {
       await log.append(Array.from({ length: count }, (_, i) => message(`m${i}`)));
       return log;
     };
-    const seqs = async (options: Parameters<ReturnType<ReturnType<ContractContext['store']>['log']>['read']>[0]) =>
-      (await readAll(ctx.store().log(), options)).map((e) => e.seq);
+    const seqs = async (
+      options: Parameters<ReturnType<ReturnType<ContractContext['store']>['log']>['read']>[0],
+    ) => (await readAll(ctx.store().log(), options)).map((e) => e.seq);
 
     it('reads a range forwards with fromSeq, toSeq and limit', async () => {
       await fill(10);
@@ -32,7 +33,8 @@ export function describeReadContract(ctx: ContractContext): void {
 
     it('reads more than one page of events in order', async () => {
       const log = ctx.store().log();
-      for (let i = 0; i < 3; i++) await log.append(Array.from({ length: 400 }, (_, j) => message(`bulk ${i}-${j}`)));
+      for (let i = 0; i < 3; i++)
+        await log.append(Array.from({ length: 400 }, (_, j) => message(`bulk ${i}-${j}`)));
       const all = await readAll(log);
       expect(all.map((e) => e.seq)).toEqual(Array.from({ length: 1200 }, (_, i) => i));
       expect((await readAll(log, { direction: 'backwards', limit: 600 })).at(-1)!.seq).toBe(600);
@@ -40,8 +42,12 @@ export function describeReadContract(ctx: ContractContext): void {
 
     it('rejects a negative or fractional seq in a read', async () => {
       await fill(1);
-      expect((await rejectionOf(readAll(ctx.store().log(), { fromSeq: -1 }))).code).toBe('VALIDATION_FAILED');
-      expect((await rejectionOf(readAll(ctx.store().log(), { limit: 1.5 }))).code).toBe('VALIDATION_FAILED');
+      expect((await rejectionOf(readAll(ctx.store().log(), { fromSeq: -1 }))).code).toBe(
+        'VALIDATION_FAILED',
+      );
+      expect((await rejectionOf(readAll(ctx.store().log(), { limit: 1.5 }))).code).toBe(
+        'VALIDATION_FAILED',
+      );
     });
 
     it('reads an empty log as no events, last seq null, any id unknown', async () => {
@@ -55,7 +61,11 @@ export function describeReadContract(ctx: ContractContext): void {
     it('gets every kind of event by id, exactly as stored', async () => {
       const log = ctx.store().log();
       const m = message();
-      const d = doc('with sha', { sha256: 'a'.repeat(64), mediaType: 'text/markdown', retainUntil: '2027-01-01T00:00:00+02:00' });
+      const d = doc('with sha', {
+        sha256: 'a'.repeat(64),
+        mediaType: 'text/markdown',
+        retainUntil: '2027-01-01T00:00:00+02:00',
+      });
       const r = recallOf([m.id, d.id]);
       const del = deletionOf([d.id]);
       const stored = await log.append([m, d, r, del]);
@@ -74,14 +84,19 @@ export function describeReadContract(ctx: ContractContext): void {
       expect(await b.get(secret.id)).toBeUndefined();
       expect((await readAll(b)).map((e) => e.id)).toEqual([bobs!.id]);
       expect(await a.lastSeq()).toBe(1);
-      expect((await rejectionOf(b.append([recallOf([secret.id])]))).code).toBe('RECALL_TARGET_UNKNOWN');
+      expect((await rejectionOf(b.append([recallOf([secret.id])]))).code).toBe(
+        'RECALL_TARGET_UNKNOWN',
+      );
       expect(await ctx.store().memoryIds()).toEqual(['alice', 'bob']);
     });
 
     it('lets the same event id live in two memories without conflict', async () => {
       const m = message('shared id');
       const [inA] = await ctx.store().log('a').append([m]);
-      const [inB] = await ctx.store().log('b').append([{ ...m, content: 'different content' }]);
+      const [inB] = await ctx
+        .store()
+        .log('b')
+        .append([{ ...m, content: 'different content' }]);
       expect(inA!.seq).toBe(0);
       expect(inB!.seq).toBe(0);
     });

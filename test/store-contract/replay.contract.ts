@@ -24,8 +24,12 @@ export function describeReplayContract(ctx: ContractContext): void {
       const log = ctx.store().log();
       await log.append([message('a'), message('b'), message('c')]);
       const events = await readAll(log);
-      expect(() => replay([events[1]!, events[0]!])).toThrow(expect.objectContaining({ code: 'REPLAY_ORDER' }) as Error);
-      expect(() => replay([events[0]!, events[2]!])).toThrow(expect.objectContaining({ code: 'REPLAY_ORDER' }) as Error);
+      expect(() => replay([events[1]!, events[0]!])).toThrow(
+        expect.objectContaining({ code: 'REPLAY_ORDER' }) as Error,
+      );
+      expect(() => replay([events[0]!, events[2]!])).toThrow(
+        expect.objectContaining({ code: 'REPLAY_ORDER' }) as Error,
+      );
     });
 
     it('stores any random valid log exactly, in random batches (property, 25 runs)', async () => {
@@ -34,7 +38,8 @@ export function describeReplayContract(ctx: ContractContext): void {
         fc.asyncProperty(opsArbitrary(30), fc.integer({ min: 1, max: 5 }), async (ops, batch) => {
           const events = buildLog(ops);
           const log = ctx.store().log(`prop-${round++}`);
-          for (let i = 0; i < events.length; i += batch) await log.append(events.slice(i, i + batch));
+          for (let i = 0; i < events.length; i += batch)
+            await log.append(events.slice(i, i + batch));
           const stored = await readAll(log);
           expect(stored).toEqual(sequenced(events));
           expect(replay(stored)).toEqual(replay(sequenced(events)));
@@ -68,7 +73,10 @@ export function describeReplayContract(ctx: ContractContext): void {
         }
       });
     } else {
-      itNotApplicable('invariant 8 — two store instances racing', 'one process holds the only instance');
+      itNotApplicable(
+        'invariant 8 — two store instances racing',
+        'one process holds the only instance',
+      );
     }
   });
 }

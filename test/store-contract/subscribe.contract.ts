@@ -49,7 +49,10 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       const mine = ctx.store().log('mine');
       const controller = new AbortController();
       const received = take(mine.subscribe({ signal: controller.signal }), 1);
-      await ctx.store().log('theirs').append([message('not for you')]);
+      await ctx
+        .store()
+        .log('theirs')
+        .append([message('not for you')]);
       const [own] = await mine.append([message('for you')]);
       const events = await received;
       controller.abort();
