@@ -84,11 +84,12 @@ export default tseslint.config(
     ['src/core/**/*.ts'],
     [
       ...frameworkAndIo,
-      ...upperLayers('store', 'projections', 'nest', 'http', 'cli', 'application'),
+      ...upperLayers('store', 'projections', 'memory', 'nest', 'http', 'cli'),
     ],
   ),
-  layer(['src/store/**/*.ts'], upperLayers('projections', 'nest', 'http', 'cli', 'application')),
-  layer(['src/projections/**/*.ts'], upperLayers('nest', 'http', 'cli', 'application')),
+  layer(['src/store/**/*.ts'], upperLayers('projections', 'memory', 'nest', 'http', 'cli')),
+  layer(['src/projections/**/*.ts'], upperLayers('memory', 'nest', 'http', 'cli')),
+  layer(['src/memory/**/*.ts'], upperLayers('nest', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('http', 'cli')),
   prettier,
 );

@@ -34,6 +34,15 @@ export interface SearchIndex {
   search(query: string, options?: SearchOptions): SearchHit[];
   /** How many items were ever indexed. */
   readonly size: number;
+  /** A JSON-safe copy of the index, for snapshots; {@link createSearchIndex} takes it back. */
+  toSnapshot(): SearchIndexSnapshot;
+}
+
+/** A serialized search index. */
+export interface SearchIndexSnapshot {
+  readonly engine: unknown;
+  readonly written: readonly (readonly [string, { kind: ContentEvent['kind']; seq: number }])[];
+  readonly deletedAt: readonly (readonly [string, number])[];
 }
 
 interface Indexed {
@@ -43,15 +52,18 @@ interface Indexed {
   text: string;
 }
 
-/** Creates an empty search index. */
-export function createSearchIndex(): SearchIndex {
-  const engine = new MiniSearch<Indexed>({
-    fields: ['text'],
-    storeFields: [],
-    idField: 'id',
-  });
-  const written = new Map<string, { kind: ContentEvent['kind']; seq: number }>();
-  const deletedAt = new Map<string, number>();
+const ENGINE_OPTIONS = { fields: ['text'], storeFields: [], idField: 'id' };
+
+/** Creates a search index, empty or from a snapshot. */
+export function createSearchIndex(from?: SearchIndexSnapshot): SearchIndex {
+  const engine = from
+    ? MiniSearch.loadJS<Indexed>(
+        from.engine as Parameters<typeof MiniSearch.loadJS>[0],
+        ENGINE_OPTIONS,
+      )
+    : new MiniSearch<Indexed>(ENGINE_OPTIONS);
+  const written = new Map(from?.written ?? []);
+  const deletedAt = new Map(from?.deletedAt ?? []);
 
   return {
     add(item) {
@@ -83,6 +95,9 @@ export function createSearchIndex(): SearchIndex {
     },
     get size() {
       return written.size;
+    },
+    toSnapshot() {
+      return { engine: engine.toJSON(), written: [...written], deletedAt: [...deletedAt] };
     },
   };
 }

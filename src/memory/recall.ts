@@ -1,0 +1,73 @@
+import {
+  createRecall,
+  isMemoryError,
+  MemoryError,
+  type ContentEvent,
+  type Recall,
+  type Sequenced,
+} from '../core/index.js';
+import type { EventLog } from '../store/event-log.port.js';
+import type { MemorySettings } from './memory-handle.js';
+import type { MemoryReadModels } from './memory-read-models.js';
+import type { RecallRequest, RecallResult } from './memory.types.js';
+
+/**
+ * Invariant 8, the auditable read: the items are computed against the state at seq r and the
+ * Recall is appended with expected position r. If anything was appended meanwhile (a deletion,
+ * say), the append is refused and the recall is computed again on the newer log; the items are
+ * returned only once their Recall is on record.
+ */
+export async function auditableRecall(
+  log: EventLog,
+  models: MemoryReadModels,
+  settings: MemorySettings,
+  request: RecallRequest,
+): Promise<RecallResult> {
+  const limit = request.limit ?? settings.recallLimit;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid recall: limit must be an integer from 1 to 100, got ${limit}.`,
+      {
+        issues: [{ path: 'limit', message: 'must be an integer from 1 to 100' }],
+      },
+    );
+  }
+  for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
+    await models.runner.catchUp();
+    const r = models.runner.checkpoint;
+    const ids = await settings.retriever.retrieve({
+      memoryId: log.memoryId,
+      query: request.query,
+      limit,
+      asOfSeq: r,
+      keywordSearch: (query, max) => models.search.search(query, { limit: max, asOfSeq: r ?? -1 }),
+    });
+    const event = createRecall(
+      {
+        query: request.query,
+        recalled: [...ids],
+        sessionId: request.sessionId,
+        source: request.source,
+        actor: request.actor,
+      },
+      settings.defaults,
+    );
+    try {
+      const [stored] = await log.append([event], { expectedLastSeq: r });
+      const items = event.recalled
+        .map((id) => models.items.get(id)?.content)
+        .filter((c): c is Sequenced<ContentEvent> => c !== undefined);
+      return { recall: stored as Sequenced<Recall>, items };
+    } catch (error) {
+      if (!isMemoryError(error, 'EXPECTED_SEQ_MISMATCH')) throw error;
+    }
+  }
+  throw new MemoryError(
+    'APPEND_CONFLICT',
+    `Recall in memory ${log.memoryId} gave up after ${settings.recallRetries + 1} attempts: the log kept moving.`,
+    {
+      details: { memoryId: log.memoryId, attempts: settings.recallRetries + 1 },
+    },
+  );
+}

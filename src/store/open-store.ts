@@ -1,0 +1,42 @@
+/**
+ * Opens the store a configuration names. The EventStoreDB adapter is loaded only when asked
+ * for, so the embedded default never loads gRPC.
+ */
+import { MemoryError } from '../core/index.js';
+import type { MemoryStore } from './event-log.port.js';
+import { openInMemoryStore } from './in-memory.event-log.js';
+import { openSqliteStore, type SqliteStoreOptions } from './sqlite.event-log.js';
+
+/** Which store to open. */
+export type StoreConfig =
+  | { readonly kind: 'in-memory' }
+  | ({ readonly kind: 'sqlite' } & SqliteStoreOptions)
+  | { readonly kind: 'eventstoredb'; readonly connectionString: string }
+  | { readonly kind: 'existing'; readonly store: MemoryStore };
+
+/** Opens the configured store. */
+export async function openStore(config: StoreConfig): Promise<MemoryStore> {
+  switch (config.kind) {
+    case 'in-memory':
+      return openInMemoryStore();
+    case 'sqlite':
+      return openSqliteStore(config);
+    case 'existing':
+      return config.store;
+    case 'eventstoredb':
+      throw new MemoryError(
+        'STORE_FAILED',
+        'The EventStoreDB store is not available in this build.',
+      );
+  }
+}
+
+/**
+ * The store an environment names: `EVENTSTORE_URL` selects EventStoreDB/KurrentDB, otherwise
+ * SQLite at `MEMLEDGER_DB` (default `./data/memledger.db`).
+ */
+export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  const url = env.EVENTSTORE_URL?.trim();
+  if (url) return { kind: 'eventstoredb', connectionString: url };
+  return { kind: 'sqlite', path: env.MEMLEDGER_DB?.trim() || './data/memledger.db' };
+}
