@@ -31,12 +31,17 @@ export const EventId = z
 export type EventId = z.infer<typeof EventId>;
 
 /** A point in time with an explicit offset (or a `Date`), normalized to canonical UTC `...Z`. */
-export const Timestamp = z.union([z.string(), z.date()]).transform((value, ctx) => {
-  const result = typeof value === 'string' ? normalizeTimestamp(value) : timestampFromDate(value);
-  if (result.ok) return result.value;
-  ctx.addIssue({ code: 'custom', message: result.reason });
-  return z.NEVER;
-});
+export const Timestamp = z
+  .union([
+    z.string(),
+    z.custom<Date>((v) => v instanceof Date, { message: 'must be a string or a Date' }),
+  ])
+  .transform((value, ctx) => {
+    const result = typeof value === 'string' ? normalizeTimestamp(value) : timestampFromDate(value);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: 'custom', message: result.reason });
+    return z.NEVER;
+  });
 /** A canonical UTC timestamp string. */
 export type Timestamp = z.infer<typeof Timestamp>;
 
@@ -59,9 +64,17 @@ const commonFields = {
   id: EventId,
   timestamp: Timestamp,
   seq: Seq.nullable().default(null),
-  sessionId: z.string().max(LIMITS.label).nullable().default(null),
+  sessionId: z
+    .string()
+    .max(LIMITS.label, { message: `must be at most ${LIMITS.label} characters` })
+    .nullable()
+    .default(null),
   source: nonEmpty(LIMITS.label).default('unknown'),
-  actor: z.string().max(LIMITS.label).nullable().default(null),
+  actor: z
+    .string()
+    .max(LIMITS.label, { message: `must be at most ${LIMITS.label} characters` })
+    .nullable()
+    .default(null),
 };
 
 const idList = (min: number) =>
@@ -115,7 +128,10 @@ export const Deletion = z.strictObject({
     .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' })
     .readonly(),
   reason: nonEmpty(LIMITS.query),
-  requestedBy: z.string().max(LIMITS.label).optional(),
+  requestedBy: z
+    .string()
+    .max(LIMITS.label, { message: `must be at most ${LIMITS.label} characters` })
+    .optional(),
 });
 /** A tombstone: content made unreachable by a visible act. */
 export type Deletion = Readonly<z.infer<typeof Deletion>>;

@@ -32,7 +32,10 @@ export function startFold(from?: MemoryState): Fold {
   const content = new Map<string, Sequenced<ContentEvent>>();
   for (const item of messages) content.set(item.id, item);
   for (const item of documents) content.set(item.id, item);
-  const otherIds = new Set<string>();
+  // Ids of recalls and deletions. A snapshot keeps the deletions' ids (in `deleted`) but not the
+  // recalls', so a log resumed from a snapshot cannot detect a recall id repeated across the
+  // boundary; guarded stores never write one (invariant 9), and a full replay detects it.
+  const otherIds = new Set<string>(Object.values(from?.deleted ?? {}).map((d) => d.id));
   const deleted = new Map<string, Sequenced<Deletion>>(Object.entries(from?.deleted ?? {}));
   const recallStats = new Map<string, RecallStat>(Object.entries(from?.recallStats ?? {}));
   let lastSeq = from?.lastSeq ?? null;

@@ -86,6 +86,7 @@ export function createSearchIndex(from?: SearchIndexSnapshot): SearchIndex {
         );
       };
       const hits: SearchHit[] = [];
+      if (!(limit > 0)) return hits;
       for (const result of engine.search(query, { filter: (r) => visible(String(r.id)) })) {
         const entry = written.get(String(result.id))!;
         hits.push({ id: String(result.id), kind: entry.kind, seq: entry.seq, score: result.score });

@@ -6,7 +6,7 @@
  */
 
 const ISO_WITH_OFFSET =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|z|[+-]\d{2}:?\d{2})$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|z|[+-]\d{2}:?\d{2})$/;
 
 /** Why a timestamp string was rejected, or the canonical string. */
 export type TimestampResult = { ok: true; value: string } | { ok: false; reason: string };
@@ -21,7 +21,7 @@ export function normalizeTimestamp(input: string): TimestampResult {
       ? { ok: false, reason: 'must carry a UTC offset (Z or ±hh:mm); a local time is ambiguous' }
       : { ok: false, reason: 'must be an ISO-8601 date-time with a UTC offset' };
   }
-  const [, y, mo, d, h, mi, s, fraction = '', offset = 'Z'] = m;
+  const [, y, mo, d, h, mi, s = '00', fraction = '', offset = 'Z'] = m;
   const fields = [y, mo, d, h, mi, s].map(Number) as [
     number,
     number,
@@ -31,8 +31,11 @@ export function normalizeTimestamp(input: string): TimestampResult {
     number,
   ];
   const [year, month, day, hour, minute, second] = fields;
-  const wholeSeconds = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(wholeSeconds);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps the years 0-99 to 1900-1999.
+  const check = new Date(0);
+  check.setUTCFullYear(year, month - 1, day);
+  check.setUTCHours(hour, minute, second, 0);
+  const wholeSeconds = check.getTime();
   if (
     Number.isNaN(wholeSeconds) ||
     check.getUTCMonth() !== month - 1 ||

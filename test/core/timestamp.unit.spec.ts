@@ -116,7 +116,11 @@ describe('timestamp normalization', () => {
       expect(canonical('2024-02-29T12:00:00Z')).toBe('2024-02-29T12:00:00.000Z');
     });
 
-    it.each(['', 'yesterday', '2026-03-01', '2026-03-01T10:00Z', '1772359200000'])(
+    it('accepts a time without seconds, as ISO-8601 allows', () => {
+      expect(canonical('2026-03-01T10:00Z')).toBe('2026-03-01T10:00:00.000Z');
+    });
+
+    it.each(['', 'yesterday', '2026-03-01', '1772359200000'])(
       'rejects %j as not an ISO-8601 date-time with an offset',
       (input) => {
         expect(rejection(input)).toBe('must be an ISO-8601 date-time with a UTC offset');
