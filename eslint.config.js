@@ -37,7 +37,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs', 'bin/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -79,13 +79,10 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
   },
-  { files: ['*.js', 'scripts/*.mjs'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['*.js', 'scripts/*.mjs', 'bin/*.js'], rules: { 'no-restricted-syntax': 'off' } },
   layer(
     ['src/core/**/*.ts'],
-    [
-      ...frameworkAndIo,
-      ...upperLayers('store', 'projections', 'memory', 'nest', 'http', 'cli'),
-    ],
+    [...frameworkAndIo, ...upperLayers('store', 'projections', 'memory', 'nest', 'http', 'cli')],
   ),
   layer(['src/store/**/*.ts'], upperLayers('projections', 'memory', 'nest', 'http', 'cli')),
   layer(['src/projections/**/*.ts'], upperLayers('memory', 'nest', 'http', 'cli')),

@@ -1,0 +1,40 @@
+// Builds dist/ with tsc when it is missing or older than any file under src/, so `npm start`
+// and the `memledger` binary work straight after `npm install` without a manual build step.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds when needed; returns true when it built. */
+export function buildIfNeeded() {
+  const marker = join(root, 'dist', 'main.js');
+  const src = join(root, 'src');
+  if (!existsSync(src)) return false; // an installed package ships dist/ only
+  if (existsSync(marker) && statSync(marker).mtimeMs >= newestMtime(src)) return false;
+  console.error('memledger: building (tsc) ...');
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(root, 'tsconfig.build.json'),
+    ],
+    {
+      stdio: 'inherit',
+    },
+  );
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) buildIfNeeded();
