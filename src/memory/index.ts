@@ -4,4 +4,4 @@ export * from './memory-handle.js';
 export * from './memory.types.js';
 export * from './retriever.js';
 export * from './retention.js';
-export { pageOfState, MAX_PAGE, type PageOptions } from './state-page.js';
+export { pageAsOf, pageOfState, MAX_PAGE, type PageOptions } from './state-page.js';

@@ -64,5 +64,6 @@ export interface StatePage {
     readonly deleted: number;
   };
   readonly deleted: MemoryState['deleted'];
+  /** Recall statistics of the items on this page. */
   readonly recallStats: Readonly<Record<string, RecallStat>>;
 }

@@ -1,4 +1,11 @@
-import { MemoryError, type MemoryState } from '../core/index.js';
+/**
+ * Pages of a memory's state, now or as of any seq. The replay slider asks for these on every
+ * move, so the as-of path must not fold the log again: it answers from the current state and
+ * the id index ("as-of indexes"), whose lists are in seq order, with binary searches. The
+ * result equals `pageOfState(replay(prefix))` — a test holds the two paths together.
+ */
+import { MemoryError, type MemoryState, type RecallStat, type Sequenced } from '../core/index.js';
+import type { ItemIndexProjection } from '../projections/index.js';
 import type { StatePage } from './memory.types.js';
 
 /** Which slice of the visible lists to return. */
@@ -12,8 +19,7 @@ export interface PageOptions {
 /** The largest page a caller may ask for. */
 export const MAX_PAGE = 1000;
 
-/** Cuts a state's visible lists to one page and adds totals. */
-export function pageOfState(state: MemoryState, options: PageOptions = {}): StatePage {
+function resolvePage(options: PageOptions): { offset: number; limit: number } {
   const offset = options.offset ?? 0;
   const limit = options.limit ?? 100;
   if (
@@ -31,11 +37,24 @@ export function pageOfState(state: MemoryState, options: PageOptions = {}): Stat
       },
     );
   }
+  return { offset, limit };
+}
+
+/** Cuts a full state's visible lists to one page (the reference path). */
+export function pageOfState(state: MemoryState, options: PageOptions = {}): StatePage {
+  const page = resolvePage(options);
+  const visibleMessages = state.visibleMessages.slice(page.offset, page.offset + page.limit);
+  const visibleDocuments = state.visibleDocuments.slice(page.offset, page.offset + page.limit);
+  const recallStats: Record<string, RecallStat> = {};
+  for (const item of [...visibleMessages, ...visibleDocuments]) {
+    const stat = state.recallStats[item.id];
+    if (stat) recallStats[item.id] = stat;
+  }
   return {
     lastSeq: state.lastSeq,
-    visibleMessages: state.visibleMessages.slice(offset, offset + limit),
-    visibleDocuments: state.visibleDocuments.slice(offset, offset + limit),
-    page: { offset, limit },
+    visibleMessages,
+    visibleDocuments,
+    page,
     totals: {
       messages: state.messages.length,
       documents: state.documents.length,
@@ -44,6 +63,89 @@ export function pageOfState(state: MemoryState, options: PageOptions = {}): Stat
       deleted: Object.keys(state.deleted).length,
     },
     deleted: state.deleted,
-    recallStats: state.recallStats,
+    recallStats,
+  };
+}
+
+/** Number of items of a seq-ordered list whose `seqOf` is at most `n`. */
+function countUpTo<T>(list: readonly T[], n: number, seqOf: (item: T) => number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (seqOf(list[mid]!) <= n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Deletion seqs of deleted messages and documents, sorted; built once per state. */
+const deletionSeqCache = new WeakMap<MemoryState, { messages: number[]; documents: number[] }>();
+function deletionSeqs(state: MemoryState) {
+  let cached = deletionSeqCache.get(state);
+  if (!cached) {
+    const of = (list: readonly Sequenced[]) =>
+      list
+        .flatMap((item) => (state.deleted[item.id] ? [state.deleted[item.id]!.seq] : []))
+        .sort((a, b) => a - b);
+    cached = { messages: of(state.messages), documents: of(state.documents) };
+    deletionSeqCache.set(state, cached);
+  }
+  return cached;
+}
+
+/**
+ * A page of the state as it stood right after `upToSeq` (`-1`: before the first event),
+ * computed from the current state and the id index without folding the log again.
+ */
+export function pageAsOf(
+  current: MemoryState,
+  items: ItemIndexProjection,
+  upToSeq: number,
+  options: PageOptions = {},
+): StatePage {
+  const page = resolvePage(options);
+  const n = Math.min(upToSeq, current.lastSeq ?? -1);
+  const bySeq = (e: Sequenced) => e.seq;
+  const deletedAt = (id: string) => current.deleted[id]?.seq ?? Infinity;
+  const visiblePage = <T extends Sequenced>(list: readonly T[]): T[] => {
+    const out: T[] = [];
+    let skipped = 0;
+    const end = countUpTo(list, n, bySeq);
+    for (let i = 0; i < end && out.length < page.limit; i++) {
+      if (deletedAt(list[i]!.id) <= n) continue;
+      if (skipped++ < page.offset) continue;
+      out.push(list[i]!);
+    }
+    return out;
+  };
+  const visibleMessages = visiblePage(current.messages);
+  const visibleDocuments = visiblePage(current.documents);
+  const seqs = deletionSeqs(current);
+  const messages = countUpTo(current.messages, n, bySeq);
+  const documents = countUpTo(current.documents, n, bySeq);
+  const deleted = Object.fromEntries(Object.entries(current.deleted).filter(([, d]) => d.seq <= n));
+  const recallStats: Record<string, RecallStat> = {};
+  for (const item of [...visibleMessages, ...visibleDocuments]) {
+    const recalls = items.get(item.id)?.recalls ?? [];
+    const count = countUpTo(recalls, n, (r) => r.seq);
+    const last = recalls[count - 1];
+    if (last)
+      recallStats[item.id] = { count, lastRecalledAt: last.timestamp, lastRecalledSeq: last.seq };
+  }
+  return {
+    lastSeq: n < 0 ? null : n,
+    visibleMessages,
+    visibleDocuments,
+    page,
+    totals: {
+      messages,
+      documents,
+      visibleMessages: messages - countUpTo(seqs.messages, n, (s) => s),
+      visibleDocuments: documents - countUpTo(seqs.documents, n, (s) => s),
+      deleted: Object.keys(deleted).length,
+    },
+    deleted,
+    recallStats,
   };
 }
