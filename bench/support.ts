@@ -8,7 +8,6 @@ import {
   createMessage,
   createRecall,
   type MemoryEvent,
-  type Sequenced,
 } from '../src/core/index.js';
 
 /** Milliseconds taken by `work`. */
