@@ -1,0 +1,107 @@
+/**
+ * The durable stores the Nest suites run on, and a helper that boots `MemoryModule` in a Nest
+ * TestingModule. The EventStoreDB kind runs on the in-process test server when `openStore`
+ * can open that store; otherwise it is registered as skipped, with the reason in its title.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModuleMetadata } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { MemoryModule, type MemoryModuleOptions } from '../../src/nest.js';
+import { openStore, type StoreConfig } from '../../src/store/open-store.js';
+import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
+
+/** A durable store kind: every `config()` between `setup` and `cleanup` names the same data. */
+export interface NestStoreKind {
+  readonly name: string;
+  /** Why this kind cannot run here; undefined when it can. */
+  readonly unavailable: string | undefined;
+  setup(): Promise<void>;
+  config(): StoreConfig;
+  cleanup(): Promise<void>;
+}
+
+function sqliteKind(): NestStoreKind {
+  let dir = '';
+  return {
+    name: 'SQLite',
+    unavailable: undefined,
+    setup: async () => {
+      dir = mkdtempSync(join(tmpdir(), 'memledger-nest-'));
+    },
+    config: () => ({ kind: 'sqlite', path: join(dir, 'memory.db'), pollMs: 20 }),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Whether `openStore` can open an EventStoreDB store; the reason when it cannot. */
+async function esdbUnavailable(): Promise<string | undefined> {
+  const server = await startEsdbTestServer();
+  try {
+    const store = await openStore({
+      kind: 'eventstoredb',
+      connectionString: server.connectionString,
+    });
+    await store.close();
+    return undefined;
+  } catch (error) {
+    return `openStore cannot open it yet (${error instanceof Error ? error.message : String(error)})`;
+  } finally {
+    await server.close();
+  }
+}
+
+function esdbKind(unavailable: string | undefined): NestStoreKind {
+  let server: EsdbTestServer | undefined;
+  return {
+    name: 'EventStoreDB (in-process test server)',
+    unavailable,
+    setup: async () => {
+      server = await startEsdbTestServer();
+    },
+    config: () => ({ kind: 'eventstoredb', connectionString: server!.connectionString }),
+    cleanup: async () => {
+      await server?.close();
+      server = undefined;
+    },
+  };
+}
+
+/** SQLite (temp file) and EventStoreDB (in-process test server). */
+export async function nestStoreKinds(): Promise<NestStoreKind[]> {
+  return [sqliteKind(), esdbKind(await esdbUnavailable())];
+}
+
+/** A booted TestingModule importing `MemoryModule.forRoot(options)`, with its buses. */
+export interface MemoryApp {
+  readonly moduleRef: TestingModule;
+  readonly commands: CommandBus;
+  readonly queries: QueryBus;
+}
+
+/** Compiles and initializes a TestingModule around `MemoryModule.forRoot(options)`. */
+export async function startMemoryApp(
+  options: MemoryModuleOptions,
+  extra: Pick<ModuleMetadata, 'imports' | 'providers'> = {},
+): Promise<MemoryApp> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [MemoryModule.forRoot(options), ...(extra.imports ?? [])],
+    providers: extra.providers ?? [],
+  }).compile();
+  await moduleRef.init();
+  return { moduleRef, commands: moduleRef.get(CommandBus), queries: moduleRef.get(QueryBus) };
+}
+
+/** Polls `check` until it returns true, failing after `timeoutMs`. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
