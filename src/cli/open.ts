@@ -1,0 +1,104 @@
+/**
+ * Opening and closing what a command works on: the store the global options name, one memory's
+ * log, or the framework-free facade over it. Every command closes what it opened, so the process
+ * ends on its own and `process.exitCode` decides the exit status.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { MemoryError } from '../core/index.js';
+import type { EventLog, MemoryStore } from '../store/event-log.port.js';
+import { openStore, type StoreConfig } from '../store/open-store.js';
+import { openMemledger, type MemoryHandle } from '../memory/index.js';
+
+/** The global options every command sees (see `memledger --help`). */
+export interface GlobalOptions {
+  /** SQLite file. @defaultValue `MEMLEDGER_DB`, else `./data/memledger.db` */
+  readonly db: string;
+  /** EventStoreDB/KurrentDB connection string. @defaultValue `EVENTSTORE_URL` */
+  readonly eventstore?: string;
+  /** The memory to work on. @defaultValue `default` */
+  readonly memory: string;
+}
+
+/** The global options as seen from a (sub)command. */
+export function globalOptionsOf(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/**
+ * The store the global options name. `--eventstore` wins over `--db`, with one refinement:
+ * a value typed on the command line beats one inherited from the environment, so
+ * `--db x.db` still means SQLite when `EVENTSTORE_URL` happens to be set.
+ */
+export function storeConfigOf(command: Command): StoreConfig {
+  const { db, eventstore } = globalOptionsOf(command);
+  const url = eventstore?.trim();
+  const dbTyped = command.getOptionValueSourceWithGlobals('db') === 'cli';
+  const urlTyped = command.getOptionValueSourceWithGlobals('eventstore') === 'cli';
+  if (url && (urlTyped || !dbTyped)) return { kind: 'eventstoredb', connectionString: url };
+  return { kind: 'sqlite', path: db };
+}
+
+/** Options of {@link withStore}. */
+export interface OpenOptions {
+  /**
+   * Refuse a SQLite file that does not exist yet (reading commands), instead of creating an
+   * empty database there.
+   * @defaultValue false
+   */
+  readonly mustExist?: boolean;
+}
+
+/** Opens the store, runs `work`, and closes the store whatever happens. */
+export async function withStore<T>(
+  command: Command,
+  work: (store: MemoryStore) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
+  const config = storeConfigOf(command);
+  if (options.mustExist && config.kind === 'sqlite' && !existsSync(config.path)) {
+    throw new MemoryError(
+      'STORE_UNAVAILABLE',
+      `SQLite file ${config.path} does not exist; pass --db or set MEMLEDGER_DB.`,
+      { details: { path: config.path } },
+    );
+  }
+  const store = await openStore(config);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Opens the log of the memory `--memory` names, runs `work`, and closes the store. */
+export function withLog<T>(
+  command: Command,
+  work: (log: EventLog, store: MemoryStore) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
+  return withStore(
+    command,
+    (store) => work(store.log(globalOptionsOf(command).memory), store),
+    options,
+  );
+}
+
+/** Opens the memory `--memory` names through the facade (read models started), runs `work`, closes. */
+export async function withMemory<T>(
+  command: Command,
+  work: (memory: MemoryHandle) => Promise<T>,
+): Promise<T> {
+  return withStore(
+    command,
+    async (store) => {
+      const memledger = openMemledger({ store, closeStore: false });
+      try {
+        return await work(await memledger.memory(globalOptionsOf(command).memory));
+      } finally {
+        await memledger.close();
+      }
+    },
+    { mustExist: true },
+  );
+}
