@@ -6,6 +6,7 @@
 import { MemoryError, type MemoryErrorCode } from './errors.js';
 import { isContentKind, type EventKind, type MemoryEvent, type Sequenced } from './events.js';
 import { sameContent } from './content-equality.js';
+import { markValidated } from './validate.js';
 
 /** What a store knows of one id already in the log. */
 export interface StoredEntry {
@@ -125,7 +126,7 @@ function sequence(view: LogView, fresh: readonly MemoryEvent[]): Sequenced[] {
     } else if (event.kind === 'recall') {
       for (const id of event.recalled) checkTarget(view.memoryId, lookup(id), id, 'Recalled id');
     }
-    const sequenced = Object.freeze({ ...event, seq }) as Sequenced;
+    const sequenced = markValidated(Object.freeze({ ...event, seq }) as Sequenced);
     overlay.set(event.id, { kind: event.kind, seq, deletedBy: null, event: sequenced });
     out.push(sequenced);
   }

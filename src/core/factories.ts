@@ -14,7 +14,7 @@ import {
   type MemoryEvent as MemoryEventType,
 } from './events.js';
 import type { z } from 'zod';
-import { deepFreeze, parseOrThrow } from './validate.js';
+import { deepFreeze, markValidated, parseOrThrow } from './validate.js';
 
 /** Where new ids and timestamps come from. */
 export interface EventDefaults {
@@ -51,7 +51,7 @@ function create<E extends MemoryEventType>(
   for (const key of Object.keys(withDefaults)) {
     if (withDefaults[key] === undefined) delete withDefaults[key];
   }
-  return deepFreeze(parseOrThrow(schema, withDefaults, kind));
+  return markValidated(deepFreeze(parseOrThrow(schema, withDefaults, kind)));
 }
 
 /** Creates a validated, frozen `message` event. */
@@ -76,5 +76,5 @@ export function createDeletion(input: DeletionInput, defaults: EventDefaults = {
  * an id or a timestamp: imported events keep their own.
  */
 export function parseEvent(input: unknown): MemoryEventType {
-  return deepFreeze(parseOrThrow(MemoryEvent, input, 'event') as MemoryEventType);
+  return markValidated(deepFreeze(parseOrThrow(MemoryEvent, input, 'event') as MemoryEventType));
 }

@@ -13,4 +13,10 @@ export * from './append-guard.js';
 export * from './content-equality.js';
 export * from './search.js';
 export { normalizeTimestamp } from './timestamp.js';
-export { deepFreeze, parseOrThrow, toValidationIssues } from './validate.js';
+export {
+  deepFreeze,
+  isValidated,
+  markValidated,
+  parseOrThrow,
+  toValidationIssues,
+} from './validate.js';

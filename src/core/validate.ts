@@ -35,3 +35,21 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * Events this module validated and froze. A frozen event cannot change after validation, so a
+ * store may skip validating it again (the hot path of every append); anything else — a
+ * hand-built object, a spread copy — is validated in full.
+ */
+const validated = new WeakSet<object>();
+
+/** Marks a frozen, schema-checked event as validated. */
+export function markValidated<T extends object>(event: T): T {
+  validated.add(event);
+  return event;
+}
+
+/** True for an event this module validated and froze (and so cannot have changed since). */
+export function isValidated(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && validated.has(event);
+}

@@ -1,10 +1,12 @@
-import { LIMITS, MemoryError, parseEvent, type MemoryEvent } from '../core/index.js';
+import { isValidated, LIMITS, MemoryError, parseEvent, type MemoryEvent } from '../core/index.js';
 
 /**
  * Re-validates what a caller hands to `append`: a hand-built object must meet the same schema as
  * one from the factories, and the batch must fit the limits. Returns canonical frozen events.
  */
-export function validateAppendInput(events: readonly MemoryEvent[]): MemoryEvent[] {
+export function validateAppendInput(input: readonly MemoryEvent[]): MemoryEvent[] {
+  // Callers from plain JavaScript or JSON can pass anything; TypeScript's type is a promise, not a check.
+  const events: unknown = input;
   if (!Array.isArray(events)) {
     throw new MemoryError(
       'VALIDATION_FAILED',
@@ -18,5 +20,5 @@ export function validateAppendInput(events: readonly MemoryEvent[]): MemoryEvent
       { details: { count: events.length, max: LIMITS.batch } },
     );
   }
-  return events.map((event) => parseEvent(event));
+  return input.map((event) => (isValidated(event) ? event : parseEvent(event)));
 }

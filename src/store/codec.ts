@@ -8,6 +8,7 @@ import {
   MemoryError,
   MemoryEvent,
   deepFreeze,
+  markValidated,
   toValidationIssues,
   type EventKind,
   type Sequenced,
@@ -32,6 +33,19 @@ const KIND_OF_TYPE = new Map<string, EventKind>(
 export function encodeEvent(event: MemoryEvent): EncodedEvent {
   const { seq: _seq, ...data } = event;
   return { id: event.id, type: EVENT_TYPES[event.kind], data };
+}
+
+/** The kind of a stored wire type, or `EVENT_DECODE_FAILED` for a type memledger never writes. */
+export function kindOfType(type: string, seq: number, where: string): EventKind {
+  const kind = KIND_OF_TYPE.get(type);
+  if (kind === undefined) {
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `Stored event at ${where} seq ${seq} has unknown type ${JSON.stringify(type)}.`,
+      { details: { where, seq, type } },
+    );
+  }
+  return kind;
 }
 
 /**
@@ -71,7 +85,7 @@ export function decodeEvent(type: string, data: unknown, seq: number, where: str
       },
     );
   }
-  return deepFreeze(parsed.data as Sequenced);
+  return markValidated(deepFreeze(parsed.data as Sequenced));
 }
 
 /** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`. */

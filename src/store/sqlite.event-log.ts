@@ -16,7 +16,7 @@ import {
 import { validateAppendInput } from './append-input.js';
 import { catchUpThenLive } from './catch-up-subscription.js';
 import { ChangeNotifier } from './change-notifier.js';
-import { decodeJsonEvent, encodeEvent } from './codec.js';
+import { decodeJsonEvent, encodeEvent, kindOfType } from './codec.js';
 import type {
   AppendOptions,
   EventLog,
@@ -131,24 +131,31 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
   const where = `SQLite ${ctx.path} memory ${memoryId}`;
   const decode = (row: EventRow) => decodeJsonEvent(row.type, row.payload, row.seq, where);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
-  const entryOf = (id: string): StoredEntry | undefined => {
-    const row = sql.entry.get(memoryId, id);
-    if (!row) return undefined;
-    const event = decode(row);
-    return {
-      kind: event.kind,
-      seq: row.seq,
-      event,
-      deletedBy: row.deletion_id === null ? null : { id: row.deletion_id, seq: row.deletion_seq! },
-    };
+  /** What the log holds for `ids`; events themselves decoded only for `own` (idempotency checks). */
+  const entriesOf = (ids: readonly string[], own: readonly string[]): Map<string, StoredEntry> => {
+    const entries = new Map<string, StoredEntry>();
+    for (const row of sql.entries.all({
+      memoryId,
+      ids: JSON.stringify(ids),
+      own: JSON.stringify(own),
+    })) {
+      const deletedBy =
+        row.deletion_id === null ? null : { id: row.deletion_id, seq: row.deletion_seq! };
+      const kind = kindOfType(row.type, row.seq, where);
+      const event = row.payload === null ? undefined : decode({ ...row, payload: row.payload });
+      entries.set(
+        row.id,
+        event ? { kind, seq: row.seq, deletedBy, event } : { kind, seq: row.seq, deletedBy },
+      );
+    }
+    return entries;
   };
 
   const appendTx = (events: readonly MemoryEvent[], expectedLastSeq: number | null | undefined) => {
-    const entries = new Map<string, StoredEntry>();
-    for (const id of idsNamedBy(events)) {
-      const entry = entryOf(id);
-      if (entry) entries.set(id, entry);
-    }
+    const entries = entriesOf(
+      [...idsNamedBy(events)],
+      events.map((e) => e.id),
+    );
     const decision = decideAppend(
       { memoryId, lastSeq: lastSeq(), entries },
       events,
@@ -196,7 +203,8 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
       }
     },
     async get(id) {
-      return run('get', () => entryOf(id.toLowerCase())?.event);
+      const key = id.toLowerCase();
+      return run('get', () => entriesOf([key], [key]).get(key)?.event);
     },
     async lastSeq() {
       return run('read', lastSeq);

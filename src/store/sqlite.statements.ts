@@ -7,10 +7,21 @@ export interface EventRow {
   readonly payload: string;
 }
 
-/** An event row with the Deletion that removed it, if any. */
-export interface EntryRow extends EventRow {
+/** What the guard needs of one id: its row (payload only when asked for) and its Deletion. */
+export interface EntryRow {
+  readonly id: string;
+  readonly seq: number;
+  readonly type: string;
+  readonly payload: string | null;
   readonly deletion_id: string | null;
   readonly deletion_seq: number | null;
+}
+
+/** Parameters of the `entries` lookup (ids as JSON arrays). */
+export interface EntriesParams {
+  readonly memoryId: string;
+  readonly ids: string;
+  readonly own: string;
 }
 
 /** The prepared statements of the SQLite store: inserts and selects only. */
@@ -20,7 +31,8 @@ export interface Statements {
   readonly lastSeq: Database.Statement<[string], number | null>;
   /** Plucked: every memory id that holds an event. */
   readonly memoryIds: Database.Statement<[], string>;
-  readonly entry: Database.Statement<[string, string], EntryRow>;
+  /** Entries of the ids in JSON array `ids`; the payload only for the ids in JSON array `own`. */
+  readonly entries: Database.Statement<[EntriesParams], EntryRow>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
   readonly insertEvent: Database.Statement<[string, number, string, string, string]>;
@@ -37,11 +49,15 @@ export function prepareStatements(db: Database.Database): Statements {
     memoryIds: db
       .prepare<[], string>('SELECT DISTINCT memory_id FROM events ORDER BY memory_id')
       .pluck(),
-    entry: db.prepare<[string, string], EntryRow>(
-      `SELECT e.seq, e.type, e.payload, d.deletion_id, d.deletion_seq
+    // One round trip per append for every id it names; payloads (possibly megabytes of
+    // document text) are read only for the ids being appended, which need a content comparison.
+    entries: db.prepare<[EntriesParams], EntryRow>(
+      `SELECT e.id, e.seq, e.type,
+              CASE WHEN e.id IN (SELECT value FROM json_each(@own)) THEN e.payload END AS payload,
+              d.deletion_id, d.deletion_seq
          FROM events e
          LEFT JOIN deletions d ON d.memory_id = e.memory_id AND d.target_id = e.id
-        WHERE e.memory_id = ? AND e.id = ?`,
+        WHERE e.memory_id = @memoryId AND e.id IN (SELECT value FROM json_each(@ids))`,
     ),
     readForwards: db.prepare<[string, number, number, number], EventRow>(
       'SELECT seq, type, payload FROM events WHERE memory_id = ? AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?',
