@@ -1,0 +1,145 @@
+/**
+ * The one exception filter: every error leaving a route becomes `{ code, message, issues? }`
+ * with the status of its code in {@link STATUS_OF_CODE}. Statuses live here and nowhere else.
+ * A 5xx never carries details (they are logged instead) and no response ever carries a stack.
+ */
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  Logger,
+  HttpException,
+  NotFoundException,
+} from '@nestjs/common';
+import type { HttpRequest as Request, HttpResponse as Response } from './http-types.js';
+import { isMemoryError, type MemoryErrorCode, type ValidationIssue } from '../core/index.js';
+import { HttpApiError, type HttpErrorCode } from './http-error.js';
+
+/** Every code an API error body can carry. */
+export type ApiErrorCode = MemoryErrorCode | HttpErrorCode;
+
+/** The body of every error response. */
+export interface ApiErrorBody {
+  readonly code: ApiErrorCode;
+  readonly message: string;
+  readonly issues?: readonly ValidationIssue[];
+}
+
+/**
+ * Error code -> HTTP status. Requests that contradict the log (the append guard's refusals,
+ * including a deletion or recorded recall naming an unknown, non-content or deleted id) are
+ * 409 Conflict: the body is well-formed, the log's current state is what refuses it.
+ */
+export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
+  VALIDATION_FAILED: 400,
+  INVALID_MEMORY_ID: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHORIZED: 401,
+  EVENT_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  ALREADY_SEQUENCED: 409,
+  ID_CONFLICT: 409,
+  DELETION_TARGET_UNKNOWN: 409,
+  DELETION_TARGET_NOT_CONTENT: 409,
+  ALREADY_DELETED: 409,
+  RECALL_TARGET_UNKNOWN: 409,
+  RECALL_TARGET_NOT_CONTENT: 409,
+  RECALL_TARGET_DELETED: 409,
+  EXPECTED_SEQ_MISMATCH: 409,
+  APPEND_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  REPLAY_ORDER: 500,
+  LOG_INVARIANT_VIOLATED: 500,
+  EVENT_DECODE_FAILED: 500,
+  STORE_FAILED: 500,
+  INTERNAL_ERROR: 500,
+  STORE_UNAVAILABLE: 503,
+  STORE_CLOSED: 503,
+};
+
+/**
+ * Body-parser's errors carry a `type` naming what went wrong; the Express adapter hands them over
+ * wrapped in an `HttpException` whose `cause` is the original.
+ */
+function readFailure(error: unknown): { type: string; message: string } | undefined {
+  const original = error instanceof HttpException ? error.cause : error;
+  if (original instanceof URIError) return { type: 'uri', message: original.message };
+  if (typeof original !== 'object' || original === null) return undefined;
+  const { type, message } = original as { type?: unknown; message?: unknown };
+  if (typeof type !== 'string') return undefined;
+  return { type, message: String(message) };
+}
+
+/** Translates anything thrown into a code, a message and the failing fields. */
+export function toApiError(error: unknown): ApiErrorBody {
+  if (isMemoryError(error)) {
+    return error.issues.length > 0
+      ? { code: error.code, message: error.message, issues: error.issues }
+      : { code: error.code, message: error.message };
+  }
+  if (error instanceof HttpApiError) return { code: error.code, message: error.message };
+  const failure = readFailure(error);
+  if (failure) {
+    switch (failure.type) {
+      case 'entity.too.large':
+        return {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: 'The request body is larger than the server accepts.',
+        };
+      case 'uri':
+        return {
+          code: 'VALIDATION_FAILED',
+          message: `The request path is not valid: ${failure.message}.`,
+        };
+      case 'entity.parse.failed':
+        return {
+          code: 'MALFORMED_JSON',
+          message: `The request body is not valid JSON: ${failure.message}.`,
+        };
+      default:
+        return {
+          code: 'MALFORMED_JSON',
+          message: `The request body could not be read: ${failure.message}.`,
+        };
+    }
+  }
+  if (error instanceof NotFoundException) {
+    return { code: 'ROUTE_NOT_FOUND', message: 'No route matches this method and path.' };
+  }
+  return { code: 'INTERNAL_ERROR', message: 'The server failed to handle the request.' };
+}
+
+/** The status of an error and the body a client may see: a 5xx carries no details. */
+export function publicError(error: unknown): { status: number; body: ApiErrorBody } {
+  const body = toApiError(error);
+  const status = STATUS_OF_CODE[body.code];
+  return status >= 500 && status !== 503
+    ? { status, body: { code: body.code, message: 'The server failed to handle the request.' } }
+    : { status, body };
+}
+
+/** The one exception filter of the application. */
+@Catch()
+export class MemoryErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('memledger-http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const { status, body } = publicError(error);
+    if (status >= 500) {
+      this.logger.error(
+        `${request.method} ${request.originalUrl} failed: ${String(error)}`,
+        error instanceof Error ? error.stack : undefined,
+      );
+    }
+    // A streamed response (SSE, export) that fails midway can only be ended, not answered.
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (body.code === 'UNAUTHORIZED') response.setHeader('WWW-Authenticate', 'Bearer');
+    response.status(status).json(body);
+  }
+}

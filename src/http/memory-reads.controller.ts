@@ -1,0 +1,132 @@
+/**
+ * The reads of one memory and the list of memories. None of them writes anything: the
+ * inspection search included (the auditable read is `POST recall`).
+ */
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import {
+  GetEventQuery,
+  GetItemHistoryQuery,
+  GetMemoryStateQuery,
+  GetRecallStatsQuery,
+  ListMemoriesQuery,
+  ReadEventsQuery,
+  SearchMemoryQuery,
+} from '../nest.js';
+import { defined } from './defined.js';
+import { EventIdFromPath, MemoryIdFromPath } from './memory-params.js';
+import { ApiQueryFrom } from './openapi.js';
+import { EventsQuery, SearchQuery, StateQuery } from './request-schemas.js';
+import { queryPipe } from './zod-validation.pipe.js';
+
+const memoryIdParam = ApiParam({ name: 'memoryId', description: 'The memory, e.g. `default`.' });
+const idParam = ApiParam({ name: 'id', description: 'An event id (UUID).' });
+
+/** GET routes under `/api/memories`. */
+@ApiTags('read')
+@Controller('api/memories')
+export class MemoryReadsController {
+  constructor(@Inject(QueryBus) private readonly queries: QueryBus) {}
+
+  /** The ids of the memories that hold events. */
+  @Get()
+  @ApiOperation({ summary: 'List the memories that hold events' })
+  @ApiOkResponse({ description: 'An array of memory ids.' })
+  list() {
+    return this.queries.execute(new ListMemoriesQuery());
+  }
+
+  /** The state now, or as it stood right after `upToSeq`: visible lists (paged), deletions, recall stats. */
+  @Get(':memoryId/state')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'The state now or as it stood right after a seq',
+    description:
+      'Visible messages and documents (paged by offset/limit), what was deleted by then and by ' +
+      'which Deletion, and recall statistics. `upToSeq=-1` is the state before the first event.',
+  })
+  @ApiQueryFrom(StateQuery, {
+    upToSeq: 'The seq to stand at (default: now).',
+    offset: 'Items to skip in each visible list (default 0).',
+    limit: 'Items per visible list, 1 to 1000 (default 100).',
+  })
+  @ApiOkResponse({ description: 'A StatePage.' })
+  state(
+    @MemoryIdFromPath() memoryId: string,
+    @Query(queryPipe(StateQuery)) query: z.output<typeof StateQuery>,
+  ) {
+    return this.queries.execute(new GetMemoryStateQuery(memoryId, defined(query)));
+  }
+
+  /** Inspection search: writes nothing, so it leaves no Recall on record. */
+  @Get(':memoryId/search')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'Inspection search (writes nothing)',
+    description:
+      'Full-text search over visible content, now or as of a seq. Unlike POST recall it writes ' +
+      'no Recall event: use it to inspect, not to feed a model.',
+  })
+  @ApiQueryFrom(SearchQuery, {
+    q: 'The text to search for.',
+    upToSeq: 'Search the content visible right after this seq (default: now).',
+    limit: 'At most this many hits, 1 to 1000 (default 10).',
+  })
+  @ApiOkResponse({ description: 'Hits, best first: `{ id, kind, seq, score, item }`.' })
+  search(
+    @MemoryIdFromPath() memoryId: string,
+    @Query(queryPipe(SearchQuery)) query: z.output<typeof SearchQuery>,
+  ) {
+    const { q, upToSeq, limit } = query;
+    return this.queries.execute(
+      new SearchMemoryQuery(memoryId, q, defined({ asOfSeq: upToSeq, limit })),
+    );
+  }
+
+  /** How often each item entered a context, and when it last did. */
+  @Get(':memoryId/recall-stats')
+  @memoryIdParam
+  @ApiOperation({ summary: 'Recall statistics per item' })
+  @ApiOkResponse({ description: 'Item id -> `{ count, lastRecalledAt, lastRecalledSeq }`.' })
+  recallStats(@MemoryIdFromPath() memoryId: string) {
+    return this.queries.execute(new GetRecallStatsQuery(memoryId));
+  }
+
+  /** A page of the log. */
+  @Get(':memoryId/events')
+  @memoryIdParam
+  @ApiOperation({ summary: 'A page of the log, in seq order' })
+  @ApiQueryFrom(EventsQuery, {
+    fromSeq: 'The first seq to include (default 0).',
+    limit: 'At most this many events, 1 to 1000 (default 100).',
+  })
+  @ApiOkResponse({ description: 'An array of sequenced events.' })
+  events(
+    @MemoryIdFromPath() memoryId: string,
+    @Query(queryPipe(EventsQuery)) query: z.output<typeof EventsQuery>,
+  ) {
+    return this.queries.execute(new ReadEventsQuery(memoryId, defined(query)));
+  }
+
+  /** One event by id; deleted content too, marked so. */
+  @Get(':memoryId/events/:id')
+  @memoryIdParam
+  @idParam
+  @ApiOperation({ summary: 'One event by id (deleted content included, marked so)' })
+  @ApiOkResponse({ description: '`{ event, deleted, deletedBy }`.' })
+  event(@MemoryIdFromPath() memoryId: string, @EventIdFromPath() id: string) {
+    return this.queries.execute(new GetEventQuery(memoryId, id));
+  }
+
+  /** When an item was written, every recall that used it, and the Deletion that removed it. */
+  @Get(':memoryId/items/:id/history')
+  @memoryIdParam
+  @idParam
+  @ApiOperation({ summary: 'The full history of one item' })
+  @ApiOkResponse({ description: '`{ event, recalls, deletedBy }`.' })
+  history(@MemoryIdFromPath() memoryId: string, @EventIdFromPath() id: string) {
+    return this.queries.execute(new GetItemHistoryQuery(memoryId, id));
+  }
+}

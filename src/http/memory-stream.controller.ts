@@ -1,0 +1,150 @@
+/**
+ * Streams of one memory: the live event stream (Server-Sent Events) and the JSON Lines export.
+ * Both check the store with a first read before answering 200, so an unavailable store or a
+ * bad memory id still gets a proper error status; a failure after that ends the stream.
+ */
+import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { HttpRequest as Request, HttpResponse as Response } from './http-types.js';
+import type { z } from 'zod';
+import { MemoryError, type Sequenced } from '../core/index.js';
+import { MemoryEvents, ReadEventsQuery } from '../nest.js';
+import { publicError } from './memory-error.filter.js';
+import { MemoryIdFromPath } from './memory-params.js';
+import { ApiQueryFrom } from './openapi.js';
+import { MAX_EVENTS_PAGE, StreamQuery } from './request-schemas.js';
+import { queryPipe } from './zod-validation.pipe.js';
+
+/** How often an idle event stream sends a comment, so proxies keep it open. @defaultValue 15 s */
+export const HEARTBEAT_MS = 15_000;
+
+const memoryIdParam = ApiParam({ name: 'memoryId', description: 'The memory, e.g. `default`.' });
+
+/** The seq after the `Last-Event-ID` a reconnecting EventSource sends, if any. */
+function resumeSeq(lastEventId: string | undefined): number | undefined {
+  if (lastEventId === undefined || lastEventId.trim() === '') return undefined;
+  if (!/^\d+$/.test(lastEventId.trim())) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid Last-Event-ID ${JSON.stringify(lastEventId)}: must be a seq.`,
+      {
+        issues: [{ path: 'Last-Event-ID', message: 'must be a seq (an integer of 0 or more)' }],
+      },
+    );
+  }
+  return Number(lastEventId) + 1;
+}
+
+/** Resolves when `response` can take more data, or has closed. */
+function drained(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+/** The event stream and the export. */
+@ApiTags('stream')
+@Controller('api/memories/:memoryId')
+export class MemoryStreamController {
+  constructor(
+    @Inject(QueryBus) private readonly queries: QueryBus,
+    @Inject(MemoryEvents) private readonly events: MemoryEvents,
+  ) {}
+
+  /**
+   * Server-Sent Events: every event from `fromSeq` (replayed from the log), then each new one as
+   * it is appended. Each message's `id:` is the event's seq, so a reconnecting EventSource
+   * resumes right after the last event it got (`Last-Event-ID` wins over `fromSeq`).
+   */
+  @Get('events/stream')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'Live event stream (Server-Sent Events)',
+    description:
+      'Replays the log from `fromSeq`, then sends each new event as it is appended. Each SSE ' +
+      'message has `id:` = seq and `data:` = the event as JSON. A reconnecting EventSource ' +
+      'resumes after `Last-Event-ID`. EventSource cannot send headers, so when a token is ' +
+      'required this route (only) also accepts it as `?access_token=`.',
+  })
+  @ApiQueryFrom(StreamQuery, {
+    fromSeq: 'The first seq to send (default 0).',
+    access_token: 'The API token, for clients that cannot send an Authorization header.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'A text/event-stream of sequenced events.' })
+  async stream(
+    @MemoryIdFromPath() memoryId: string,
+    @Query(queryPipe(StreamQuery)) query: z.output<typeof StreamQuery>,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const fromSeq = resumeSeq(lastEventId) ?? query.fromSeq ?? 0;
+    await this.queries.execute(new ReadEventsQuery(memoryId, { fromSeq, limit: 1 }));
+    response.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    response.flushHeaders();
+    response.write('retry: 2000\n\n');
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const subscription = this.events.changes$(memoryId, { fromSeq }).subscribe({
+      next: (event) => response.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`),
+      error: (error: unknown) => {
+        // The stream is open, so the failure travels as a named event the page can show.
+        response.write(`event: failure\ndata: ${JSON.stringify(publicError(error).body)}\n\n`);
+        response.end();
+      },
+      complete: () => response.end(),
+    });
+    const stop = () => {
+      clearInterval(heartbeat);
+      subscription.unsubscribe();
+    };
+    request.on('close', stop);
+    response.on('close', stop);
+  }
+
+  /** The whole log as JSON Lines, streamed page by page. */
+  @Get('export')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'Export the log as JSON Lines',
+    description:
+      'One event per line, in seq order, exactly as the API returns events (with kind and seq). ' +
+      'Streamed: a failure midway ends the response early.',
+  })
+  @ApiProduces('application/x-ndjson')
+  @ApiOkResponse({ description: 'application/x-ndjson, one event per line.' })
+  async export(@MemoryIdFromPath() memoryId: string, @Res() response: Response): Promise<void> {
+    const page = (fromSeq: number) =>
+      this.queries.execute(
+        new ReadEventsQuery(memoryId, { fromSeq, limit: MAX_EVENTS_PAGE }),
+      ) as Promise<readonly Sequenced[]>;
+    let events = await page(0);
+    response.status(200).set({
+      'Content-Type': 'application/x-ndjson; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${memoryId}.jsonl"`,
+      'Cache-Control': 'no-store',
+    });
+    for (;;) {
+      for (const event of events) {
+        if (response.destroyed) return;
+        if (!response.write(`${JSON.stringify(event)}\n`)) await drained(response);
+      }
+      const last = events.at(-1);
+      if (events.length < MAX_EVENTS_PAGE || last === undefined) break;
+      events = await page(last.seq + 1);
+    }
+    response.end();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The writes of one memory: record a message, add a document, the auditable recall, record a
+ * recall computed by the caller, and delete content. Each answers 201 with what was stored.
+ */
+import { Body, Controller, Inject, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import {
+  AddDocumentCommand,
+  DeleteContentCommand,
+  RecallCommand,
+  RecordMessageCommand,
+  RecordRecallCommand,
+} from '../nest.js';
+import { ApiJsonBody } from './openapi.js';
+import { MemoryIdFromPath } from './memory-params.js';
+import {
+  DeletionBody,
+  DocumentBody,
+  MessageBody,
+  RecallBody,
+  RecordRecallBody,
+} from './request-schemas.js';
+import { bodyPipe } from './zod-validation.pipe.js';
+
+const memoryIdParam = ApiParam({
+  name: 'memoryId',
+  description: 'The memory: 1 to 128 of A-Z a-z 0-9 . _ - (the default memory is `default`).',
+});
+
+/** POST routes under `/api/memories/:memoryId`. */
+@ApiTags('write')
+@Controller('api/memories/:memoryId')
+export class MemoryWritesController {
+  constructor(@Inject(CommandBus) private readonly commands: CommandBus) {}
+
+  /** Records a message. */
+  @Post('messages')
+  @memoryIdParam
+  @ApiOperation({ summary: 'Record a message' })
+  @ApiJsonBody(MessageBody, 'A message; id and timestamp are filled when left out.')
+  @ApiCreatedResponse({ description: 'The stored message, with its seq.' })
+  recordMessage(
+    @MemoryIdFromPath() memoryId: string,
+    @Body(bodyPipe(MessageBody, 'message body')) body: z.output<typeof MessageBody>,
+  ) {
+    return this.commands.execute(new RecordMessageCommand(memoryId, body));
+  }
+
+  /** Adds a document's extracted plain text. */
+  @Post('documents')
+  @memoryIdParam
+  @ApiOperation({ summary: 'Add a document (its extracted plain text)' })
+  @ApiJsonBody(DocumentBody, 'A document; mediaType defaults to text/plain.')
+  @ApiCreatedResponse({ description: 'The stored document, with its seq.' })
+  addDocument(
+    @MemoryIdFromPath() memoryId: string,
+    @Body(bodyPipe(DocumentBody, 'document body')) body: z.output<typeof DocumentBody>,
+  ) {
+    return this.commands.execute(new AddDocumentCommand(memoryId, body));
+  }
+
+  /**
+   * The auditable read: search the visible content, append the Recall naming what entered the
+   * context, and only then return the items.
+   */
+  @Post('recall')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'Recall (the auditable read)',
+    description:
+      'Retrieves the best matches among visible content and writes a Recall event naming them ' +
+      'before returning them. Answers `{ recall, items }`.',
+  })
+  @ApiJsonBody(RecallBody, 'The query, at most how many items (1-100, default 5), and who asks.')
+  @ApiCreatedResponse({
+    description: '`{ recall, items }`: the stored Recall and the items it returned.',
+  })
+  recall(
+    @MemoryIdFromPath() memoryId: string,
+    @Body(bodyPipe(RecallBody, 'recall body')) body: z.output<typeof RecallBody>,
+  ) {
+    return this.commands.execute(new RecallCommand(memoryId, body));
+  }
+
+  /** Records a recall the caller computed with its own retrieval. */
+  @Post('recalls')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'Record a recall computed by the caller',
+    description: 'Refused (409) when an id is unknown, not a message or document, or deleted.',
+  })
+  @ApiJsonBody(RecordRecallBody, 'The query and the ids that entered the context.')
+  @ApiCreatedResponse({ description: 'The stored Recall, with its seq.' })
+  recordRecall(
+    @MemoryIdFromPath() memoryId: string,
+    @Body(bodyPipe(RecordRecallBody, 'recall body')) body: z.output<typeof RecordRecallBody>,
+  ) {
+    return this.commands.execute(new RecordRecallCommand(memoryId, body));
+  }
+
+  /** Deletes content by a visible act. */
+  @Post('deletions')
+  @memoryIdParam
+  @ApiOperation({
+    summary: 'Delete content (a Deletion event: who, why, which items)',
+    description:
+      'Targets must be visible messages or documents of this memory (409 otherwise). The targets ' +
+      'stay in the log, retrievable by id, but never again visible, searchable or recallable.',
+  })
+  @ApiJsonBody(DeletionBody, 'The ids to delete, the reason and who asked.')
+  @ApiCreatedResponse({ description: 'The stored Deletion, with its seq.' })
+  deleteContent(
+    @MemoryIdFromPath() memoryId: string,
+    @Body(bodyPipe(DeletionBody, 'deletion body')) body: z.output<typeof DeletionBody>,
+  ) {
+    return this.commands.execute(new DeleteContentCommand(memoryId, body));
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Request bodies and query strings of the HTTP API, derived from the core zod schemas (one
+ * schema, one source of truth): the validation pipe parses with them and the OpenAPI document
+ * is generated from them, so the documented contract cannot drift from what is enforced.
+ */
+import { z } from 'zod';
+import { Deletion, Document, Message, MemoryId, Recall } from '../core/index.js';
+import { MAX_PAGE } from '../memory/index.js';
+
+/**
+ * The common fields a caller may leave out on a write: the server fills `id` (UUID v7) and
+ * `timestamp` (now); `kind` is the route's and `seq` the store's, so a body names neither.
+ */
+const omitted = { kind: true, seq: true } as const;
+const filled = { id: true, timestamp: true } as const;
+
+/** Body of `POST messages`: a message without kind and seq, id and timestamp optional. */
+export const MessageBody = Message.omit(omitted).partial(filled);
+/** Body of `POST documents`. */
+export const DocumentBody = Document.omit(omitted).partial(filled);
+/** Body of `POST recalls`: a recall the caller computed with its own retrieval. */
+export const RecordRecallBody = Recall.omit(omitted).partial(filled);
+/** Body of `POST deletions`. */
+export const DeletionBody = Deletion.omit(omitted).partial(filled);
+
+/** The most items one auditable recall may return (the facade's own bound). */
+export const MAX_RECALL_LIMIT = 100;
+
+/** Body of `POST recall`, the auditable read: the query, a limit and the caller's context. */
+export const RecallBody = Recall.pick({ query: true, sessionId: true, source: true, actor: true })
+  .partial({ sessionId: true, source: true, actor: true })
+  .extend({
+    limit: z
+      .number()
+      .int({ message: 'must be an integer' })
+      .min(1, { message: 'must be 1 or more' })
+      .max(MAX_RECALL_LIMIT, { message: `must be at most ${MAX_RECALL_LIMIT}` })
+      .optional(),
+  });
+
+/** Every request body schema, by the route that takes it (OpenAPI and tests read this). */
+export const REQUEST_BODIES = {
+  messages: MessageBody,
+  documents: DocumentBody,
+  recall: RecallBody,
+  recalls: RecordRecallBody,
+  deletions: DeletionBody,
+} as const;
+
+/** A query-string integer: decimal digits (a leading minus where `min` is negative). */
+const intParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, { message: 'must be an integer' })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { message: `must be ${min} or more` })
+        .max(max, { message: `must be at most ${max}` }),
+    );
+
+/** The `:memoryId` path parameter. */
+export const MemoryIdParam = MemoryId;
+
+/** The `:id` path parameter (an event id). */
+export const EventIdParam = Recall.shape.id;
+
+/** Query of `GET state`: the seq to stand at (-1: before the first event) and a page. */
+export const StateQuery = z.strictObject({
+  upToSeq: intParam(-1).optional(),
+  offset: intParam(0).optional(),
+  limit: intParam(1, MAX_PAGE).optional(),
+});
+
+/** Query of `GET search`: the text, the seq to search as of, and at most how many hits. */
+export const SearchQuery = z.strictObject({
+  q: Recall.shape.query,
+  upToSeq: intParam(-1).optional(),
+  limit: intParam(1, MAX_PAGE).optional(),
+});
+
+/** The most events one `GET events` page returns. */
+export const MAX_EVENTS_PAGE = 1000;
+
+/** Query of `GET events`: a page of the log from a seq. */
+export const EventsQuery = z.strictObject({
+  fromSeq: intParam(0).optional(),
+  limit: intParam(1, MAX_EVENTS_PAGE).optional(),
+});
+
+/** Query of `GET events/stream`: where to start, and the token for clients that cannot send headers. */
+export const StreamQuery = z.strictObject({
+  fromSeq: intParam(0).optional(),
+  access_token: z.string().optional(),
+});
