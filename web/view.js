@@ -1,0 +1,86 @@
+/* global document */
+// DOM building for the page. Text always goes in through textContent, never as HTML.
+
+/** Creates an element: h('li', { class: 'x', dataset: { id } }, child, 'text', ...). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof globalThis.Node ? child : String(child));
+  }
+  return el;
+}
+
+/** Local time of day, with the full UTC timestamp as a tooltip. */
+export function timeOf(timestamp) {
+  const date = new Date(timestamp);
+  return h(
+    'time',
+    { datetime: timestamp, title: timestamp },
+    date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
+  );
+}
+
+export function clip(text, max = 140) {
+  const flat = String(text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** One line saying what an event is. */
+export function describe(event, max = 140) {
+  switch (event.kind) {
+    case 'message':
+      return `${event.speaker}: ${clip(event.content, max)}`;
+    case 'document':
+      return `${event.name} — ${clip(event.text, max)}`;
+    case 'recall':
+      return `“${clip(event.query, 60)}” → ${event.recalled.length} item${event.recalled.length === 1 ? '' : 's'}`;
+    case 'deletion':
+      return `“${clip(event.reason, 80)}”`;
+    default:
+      return event.kind;
+  }
+}
+
+export function kindBadge(kind) {
+  return h('span', { class: `kind kind-${kind}` }, kind);
+}
+
+/** The who/where line of an event: session, actor, source. */
+export function provenance(event) {
+  const parts = [];
+  if (event.sessionId)
+    parts.push(
+      h('span', { class: 'meta-session', title: 'session' }, `session ${event.sessionId}`),
+    );
+  if (event.actor)
+    parts.push(h('span', { class: 'meta-actor', title: 'actor' }, `actor ${event.actor}`));
+  if (event.source && event.source !== 'unknown')
+    parts.push(h('span', { title: 'source' }, `via ${event.source}`));
+  return parts;
+}
+
+export function clear(el, ...children) {
+  el.replaceChildren(...children.flat().filter(Boolean));
+  return el;
+}
+
+/** A list of `path: message` lines for a failed request. */
+export function errorText(error) {
+  const issues = (error.issues ?? []).map((i) => `${i.path}: ${i.message}`);
+  return [`${error.code ?? 'ERROR'}: ${error.message}`, ...issues].join('\n');
+}
+
+/** Writes a form's status line; `error` styles it as a failure. */
+export function status(el, text, error = false) {
+  el.textContent = text;
+  el.classList.toggle('error', error);
+}
