@@ -1,0 +1,268 @@
+/**
+ * The web page in a real Chromium (Debian's /usr/bin/chromium, never a downloaded browser)
+ * against a real server on 127.0.0.1 and a random port.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../src/http/index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = 'test-results/screenshots';
+const available = existsSync(CHROMIUM);
+if (!available) {
+  console.warn(`memledger web tests skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
+}
+const describeBrowser = available ? describe : describe.skip;
+const title = available
+  ? 'web page in Chromium'
+  : `web page in Chromium (skipped: ${CHROMIUM} is missing)`;
+
+async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+async function serve(
+  apiToken?: string,
+): Promise<{ server: RunningServer; dispose(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'memledger-web-'));
+  const server = await startServer({
+    logger: false,
+    host: '127.0.0.1',
+    port: 0,
+    store: { kind: 'sqlite', path: join(dir, 'memledger.db'), pollMs: 20 },
+    ...(apiToken ? { apiToken } : {}),
+  });
+  return {
+    server,
+    dispose: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POSTs JSON to the server as another client would. */
+async function post(server: RunningServer, path: string, body: object, token?: string) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; seq: number };
+}
+
+const visibleItems = (page: Page) => page.locator('#messages li.item, #documents li.item');
+
+async function addMessage(page: Page, content: string, speaker = 'user') {
+  await page.fill('#message-form input[name=speaker]', speaker);
+  await page.fill('#message-content', content);
+  await page.click('#message-form button[type=submit]');
+  await page.locator('#messages li.item', { hasText: content }).waitFor();
+}
+
+describeBrowser(title, () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync('docs', { recursive: true });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('adds, recalls, inspects, deletes, and replays a deleted item back into view', async () => {
+    const { server, dispose } = await serve();
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(server.url);
+      await page.locator('#connection[data-state=live]').waitFor();
+
+      await addMessage(page, 'My card number is 4242 4242 4242 4242.');
+      await addMessage(page, 'Noted, I will use the card on file for the renewal.', 'assistant');
+      await addMessage(page, 'The deploy key lives in the vault.');
+      await page.click('#document-form >> xpath=ancestor::details/summary');
+      await page.fill('#document-form input[name=name]', 'deploy-runbook.md');
+      await page.fill(
+        '#document-text',
+        'To deploy, fetch the deploy key from the vault and run make release.',
+      );
+      await page.click('#document-form button[type=submit]');
+      await page.locator('#documents li.item', { hasText: 'deploy-runbook.md' }).waitFor();
+      await expect(visibleItems(page).count()).resolves.toBe(4);
+
+      // The auditable read: the items it returns, and its Recall in the timeline.
+      await page.fill('#recall-query', 'deploy key');
+      await page.click('#recall-form button[type=submit]');
+      await page
+        .locator('#recall-results li', { hasText: 'deploy key lives in the vault' })
+        .waitFor();
+      await page.locator('#timeline li[data-kind=recall]').waitFor();
+      await page
+        .locator('#messages li.item', { hasText: 'deploy key' })
+        .locator('.recalled')
+        .waitFor();
+
+      // The inspection search writes nothing: no new event appears.
+      const before = await page.locator('#timeline li.event').count();
+      await page.fill('#search-query', 'card');
+      await page.click('#search-form button[type=submit]');
+      await page.locator('#search-results li', { hasText: 'card number' }).waitFor();
+      await expect(page.locator('#search-form + .form-status').textContent()).resolves.toMatch(
+        /Nothing was written/,
+      );
+      await page.waitForTimeout(300);
+      expect(await page.locator('#timeline li.event').count()).toBe(before);
+
+      // Delete the card number with a reason.
+      const card = page.locator('#messages li.item', { hasText: 'card number' });
+      const cardId = await card.getAttribute('data-id');
+      await card.locator('input[type=checkbox]').check();
+      await page.fill('#delete-reason', 'user asked to forget their card number');
+      await page.fill('#delete-by', 'user');
+      await page.click('#delete-button');
+      const deletion = page.locator('#timeline li[data-kind=deletion]');
+      await deletion.waitFor();
+      await expect(deletion.textContent()).resolves.toContain('forget their card number');
+      await page.locator(`#deleted li[data-id="${cardId}"] s`).waitFor();
+      await expect(page.locator(`#messages li[data-id="${cardId}"]`).count()).resolves.toBe(0);
+      const deletionSeq = Number(await deletion.getAttribute('data-seq'));
+      await page.screenshot({ path: `${SHOTS}/after-deletion.png` });
+
+      // Drag the slider back to the left end: the first event's state, the card message visible.
+      const slider = page.locator('#replay');
+      const box = (await slider.boundingBox())!;
+      await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2, { steps: 6 });
+      await page.mouse.move(box.x + 1, box.y + box.height / 2, { steps: 6 });
+      await page.mouse.up();
+      await expect(page.locator('#replay-label').textContent()).resolves.toMatch(/after #0 of/);
+      await page.locator('#state-at', { hasText: 'as it stood after #0' }).waitFor();
+      await page.locator(`#messages li[data-id="${cardId}"]`).waitFor();
+      await expect(visibleItems(page).count()).resolves.toBe(1);
+      await expect(page.locator('#timeline li.event.future').count()).resolves.toBe(deletionSeq);
+
+      // With the keyboard: one event before the deletion it is visible, at the deletion it is gone.
+      await slider.focus();
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowLeft');
+      await expect(page.locator('#replay-label').textContent()).resolves.toContain(
+        `after #${deletionSeq - 1}`,
+      );
+      await page
+        .locator('#state-at', { hasText: `as it stood after #${deletionSeq - 1}` })
+        .waitFor();
+      await page.locator('#state-panel:not([aria-busy])').waitFor();
+      await page.locator(`#messages li[data-id="${cardId}"]`).waitFor();
+      await expect(page.locator(`#deleted li[data-id="${cardId}"]`).count()).resolves.toBe(0);
+      await page.screenshot({ path: `${SHOTS}/replay-before-deletion.png` });
+      await page.keyboard.press('ArrowRight');
+      await page.locator(`#messages li[data-id="${cardId}"]`).waitFor({ state: 'detached' });
+      await page.locator(`#deleted li[data-id="${cardId}"]`).waitFor();
+      await expect(page.locator('#replay-label').textContent()).resolves.toMatch(/^now/);
+      await page.locator('#state-at', { hasText: `now (after #${deletionSeq})` }).waitFor();
+
+      // The item panel: full history, with a link to the Deletion.
+      await page.locator(`#deleted li[data-id="${cardId}"] .item-text`).click();
+      await page.locator('#item-body .deleted-note', { hasText: `#${deletionSeq}` }).waitFor();
+      await page.locator('#item-body .deleted-note button').click();
+      await page
+        .locator('#item-body dd', { hasText: 'user asked to forget their card number' })
+        .waitFor();
+
+      // Live: another client appends; the timeline and the state update without a reload.
+      await post(server, '/api/memories/default/messages', {
+        speaker: 'user',
+        content: 'When is the next release planned?',
+        sessionId: 's-2',
+        actor: 'cli',
+      });
+      await page.locator('#timeline li.event', { hasText: 'next release' }).waitFor();
+      await page.locator('#messages li.item', { hasText: 'next release' }).waitFor();
+      await page
+        .locator('#timeline li.event', { hasText: 'deploy key lives' })
+        .locator('button')
+        .first()
+        .click();
+      await page.locator('#item-body h4', { hasText: 'Recalled 1 time' }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/live-and-history.png` });
+      // The README's picture: forms folded, so recall, inspection and the item panel all show.
+      await page
+        .locator('.tools details')
+        .evaluateAll((all) => all.forEach((d) => d.removeAttribute('open')));
+      await page.locator('.tools').evaluate((el) => el.scrollTo(0, 0));
+      await page.screenshot({ path: 'docs/screenshot.png' });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await dispose();
+    }
+  });
+
+  it('switches memories and keeps them apart', async () => {
+    const { server, dispose } = await serve();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await post(server, '/api/memories/support-bot/messages', {
+        speaker: 'user',
+        content: 'Only in support-bot.',
+      });
+      await page.goto(server.url);
+      await page.locator('#connection[data-state=live]').waitFor();
+      await expect(visibleItems(page).count()).resolves.toBe(0);
+      await page.fill('#memory-id', 'support-bot');
+      await page.press('#memory-id', 'Enter');
+      await page.locator('#messages li.item', { hasText: 'Only in support-bot' }).waitFor();
+      expect(page.url()).toContain('memory=support-bot');
+    } finally {
+      await page.close();
+      await dispose();
+    }
+  });
+
+  it('asks for the API token on 401 and then works, live stream included', async () => {
+    const token = 'web-test-token';
+    const { server, dispose } = await serve(token);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(server.url);
+      await page.locator('#token-dialog[open]').waitFor();
+      await page.screenshot({ path: `${SHOTS}/token-dialog.png` });
+      await page.fill('#token-input', token);
+      await page.click('#token-dialog button[value=ok]');
+      await page.locator('#connection[data-state=live]').waitFor();
+      await post(
+        server,
+        '/api/memories/default/messages',
+        { speaker: 'user', content: 'Behind a token.' },
+        token,
+      );
+      await page.locator('#timeline li.event', { hasText: 'Behind a token' }).waitFor();
+      await expect(page.evaluate(() => sessionStorage.getItem('memledger.token'))).resolves.toBe(
+        token,
+      );
+    } finally {
+      await page.close();
+      await dispose();
+    }
+  });
+});
