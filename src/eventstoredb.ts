@@ -1,0 +1,6 @@
+/** `memledger/eventstoredb`: the EventStoreDB / KurrentDB store (`@eventstore/db-client`). */
+export {
+  openEventStoreDbStore,
+  type EventStoreDbStoreExtra,
+  type EventStoreDbStoreOptions,
+} from './store/eventstoredb.event-log.js';

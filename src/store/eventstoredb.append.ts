@@ -1,0 +1,129 @@
+/**
+ * The append guard on EventStoreDB: optimistic concurrency on the stream revision.
+ *
+ * Each attempt brings the id index up to revision r, runs core `decideAppend` on that view and
+ * appends with expectedRevision r (`no_stream` for an empty log). If another writer got there
+ * first the server answers WrongExpectedVersion and the guard runs again on the newer log, up to
+ * `maxAppendAttempts` times (then `APPEND_CONFLICT`). A caller's own `expectedLastSeq` is checked
+ * by `decideAppend` on each fresh view, so a moved log surfaces as `EXPECTED_SEQ_MISMATCH`
+ * instead of being retried past the caller's expectation.
+ *
+ * The server has its own idempotency: an append whose event ids already sit right after
+ * revision r is answered "success" without writing. That answer says nothing about *content*,
+ * so after every successful append the guard reads its revisions back (the same read that
+ * moves the index forward) and accepts only if they hold exactly the events it decided to
+ * write. Otherwise another writer stored those ids first, and the guard decides again on the
+ * log that now contains them: invariant 9 then answers with the stored events, or ID_CONFLICT.
+ */
+import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
+import {
+  decideAppend,
+  idsNamedBy,
+  MemoryError,
+  sameContent,
+  type LogView,
+  type MemoryEvent,
+  type Sequenced,
+  type StoredEntry,
+} from '../core/index.js';
+import { encodeEvent } from './codec.js';
+import { isWrongExpectedVersion } from './eventstoredb.errors.js';
+import { catchUp, type IdIndex, type IndexedMemory } from './eventstoredb.id-index.js';
+import { fail, readOne, type EsdbStream } from './eventstoredb.reads.js';
+
+/**
+ * Runs the guard and appends; returns the stored events in the caller's order. Holds the
+ * memory's mutex for the whole attempt loop, so appends of one process never race each other
+ * and only other processes cause retries.
+ */
+export function guardedAppend(
+  stream: EsdbStream,
+  memory: IndexedMemory,
+  events: readonly MemoryEvent[],
+  expectedLastSeq: number | null | undefined,
+): Promise<readonly Sequenced[]> {
+  return memory.mutex.run(async () => {
+    const attempts = stream.context.maxAppendAttempts;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      stream.context.ensureOpen();
+      await catchUp(stream, memory.index);
+      const view = await viewOf(stream, memory.index, events);
+      const decision = decideAppend(view, events, expectedLastSeq);
+      if (decision.toWrite.length === 0) return decision.stored;
+      if (await write(stream, decision.toWrite, view.lastSeq)) {
+        const readBack = await catchUp(stream, memory.index, decision.toWrite[0]!.seq);
+        if (holdsExactly(readBack, decision.toWrite)) return decision.stored;
+      }
+      // Spread the retries of writers that collided, so they do not collide again in lockstep.
+      if (attempt > 2) await sleep(Math.random() * 5 * attempt);
+    }
+    throw new MemoryError(
+      'APPEND_CONFLICT',
+      `Memory ${stream.memoryId} kept moving under ${attempts} append attempts; try again.`,
+      { details: { memoryId: stream.memoryId, attempts } },
+    );
+  });
+}
+
+/**
+ * The guard's view of the log at the index's checkpoint: entries of every id the append names.
+ * Ids the caller appends again get their stored event, read by revision, for invariant 9.
+ */
+async function viewOf(
+  stream: EsdbStream,
+  index: IdIndex,
+  events: readonly MemoryEvent[],
+): Promise<LogView> {
+  const own = new Set(events.map((event) => event.id));
+  const entries = new Map<string, StoredEntry>();
+  for (const id of idsNamedBy(events)) {
+    const entry = index.entry(id);
+    if (entry === undefined) continue;
+    if (!own.has(id)) {
+      entries.set(id, entry);
+      continue;
+    }
+    const event = await readOne(stream, entry.seq);
+    if (event?.id !== id) {
+      throw new MemoryError(
+        'LOG_INVARIANT_VIOLATED',
+        `Memory ${stream.memoryId} indexes event ${id} at seq ${entry.seq}, but its stream holds ${event?.id ?? 'nothing'} there.`,
+        { details: { memoryId: stream.memoryId, id, seq: entry.seq } },
+      );
+    }
+    entries.set(id, { ...entry, event });
+  }
+  return { memoryId: stream.memoryId, lastSeq: index.lastSeq, entries };
+}
+
+/** Appends at `lastSeq`; false when the stream moved (WrongExpectedVersion). */
+async function write(
+  stream: EsdbStream,
+  toWrite: readonly Sequenced[],
+  lastSeq: number | null,
+): Promise<boolean> {
+  stream.context.ensureOpen();
+  const proposed = toWrite.map((event) => {
+    const { id, type, data } = encodeEvent(event);
+    return jsonEvent({ id, type, data });
+  });
+  try {
+    await stream.context.client.appendToStream(stream.streamName, proposed, {
+      expectedRevision: lastSeq === null ? NO_STREAM : BigInt(lastSeq),
+    });
+    return true;
+  } catch (error) {
+    if (isWrongExpectedVersion(error)) return false;
+    throw fail(stream, error, 'append');
+  }
+}
+
+/** True when `readBack` starts with exactly `written`: same seqs, ids and content. */
+function holdsExactly(readBack: readonly Sequenced[], written: readonly Sequenced[]): boolean {
+  return written.every((event, i) => {
+    const stored = readBack[i];
+    return stored?.seq === event.seq && stored.id === event.id && sameContent(stored, event);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

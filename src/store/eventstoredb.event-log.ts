@@ -1,0 +1,215 @@
+/**
+ * The EventStoreDB / KurrentDB store (`@eventstore/db-client`): the production adapter.
+ *
+ * One stream per memory, `memory-<memoryId>`; the stream revision IS the seq (revision 0 =
+ * seq 0); the ESDB event id is our event id, the event type is `Message` / `Document` /
+ * `Recall` / `Deletion`, and the data is the event's JSON without seq (codec.ts). The guard
+ * (eventstoredb.append.ts) runs on an in-process id index (eventstoredb.id-index.ts) and appends
+ * with the expected revision it decided at; subscriptions survive outages
+ * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
+ */
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { MemoryError, type MemoryEvent } from '../core/index.js';
+import { validateAppendInput } from './append-input.js';
+import type {
+  AppendOptions,
+  EventLog,
+  MemoryStore,
+  ReadOptions,
+  SubscribeOptions,
+} from './event-log.port.js';
+import { guardedAppend } from './eventstoredb.append.js';
+import { parseEndpoint, redact } from './eventstoredb.errors.js';
+import { catchUp, indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
+import { listMemoryIds } from './eventstoredb.memory-ids.js';
+import {
+  fail,
+  readLastSeq,
+  readOne,
+  readRange,
+  streamOf,
+  type EsdbContext,
+} from './eventstoredb.reads.js';
+import { resilientSubscription } from './eventstoredb.subscription.js';
+import { checkMemoryId } from './memory-id.js';
+import { resolveReadRange } from './read-range.js';
+
+/**
+ * Where the store connects: a connection string (`esdb://`, `esdb+discover://`, TLS on or off;
+ * the store then owns the client and disposes it on close), or a client the caller owns.
+ */
+export type EventStoreDbStoreOptions =
+  { readonly connectionString: string } | { readonly client: EventStoreDBClient };
+
+/** Tuning of {@link openEventStoreDbStore}. */
+export interface EventStoreDbStoreExtra {
+  /**
+   * Guard attempts when other writers keep moving a memory's stream; then `APPEND_CONFLICT`.
+   * @defaultValue 10
+   */
+  readonly maxAppendAttempts?: number;
+  /**
+   * First pause before a dropped subscription subscribes again; it doubles per failed attempt,
+   * up to 5 s.
+   * @defaultValue 250
+   */
+  readonly resubscribeDelayMs?: number;
+  /**
+   * Stream name prefix: memory `x` lives in `${streamPrefix}x`. Change it only to give several
+   * independent stores (tenants, test runs) one server.
+   * @defaultValue 'memory-'
+   */
+  readonly streamPrefix?: string;
+  /**
+   * `host:port` named in descriptions and `STORE_UNAVAILABLE` messages when a client is given
+   * (a client does not reveal where it connects).
+   * @defaultValue 'caller-supplied client'
+   */
+  readonly endpoint?: string;
+}
+
+/** Opens a store on EventStoreDB / KurrentDB. Connecting is lazy: the first call connects. */
+export function openEventStoreDbStore(
+  options: EventStoreDbStoreOptions,
+  extra: EventStoreDbStoreExtra = {},
+): MemoryStore {
+  const streamPrefix = extra.streamPrefix ?? 'memory-';
+  if (streamPrefix.length === 0 || streamPrefix.startsWith('$')) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid EventStoreDB stream prefix ${JSON.stringify(streamPrefix)}: it must be non-empty and not start with $.`,
+    );
+  }
+  const { client, owned, endpoint, scheme, secrets } = connect(options, extra);
+  let closed = false;
+  const context: EsdbContext = {
+    client,
+    endpoint,
+    secrets,
+    streamPrefix,
+    maxAppendAttempts: Math.max(1, Math.trunc(extra.maxAppendAttempts ?? 10)),
+    resubscribeDelayMs: Math.max(1, extra.resubscribeDelayMs ?? 250),
+    closers: new Set(),
+    isClosed: () => closed,
+    ensureOpen() {
+      if (closed) {
+        throw new MemoryError('STORE_CLOSED', `The EventStoreDB store at ${endpoint} is closed.`);
+      }
+    },
+  };
+  const memories = new Map<string, IndexedMemory>();
+  const memoryOf = (memoryId: string) => {
+    let found = memories.get(memoryId);
+    if (found === undefined) memories.set(memoryId, (found = indexedMemory(memoryId)));
+    return found;
+  };
+
+  return {
+    description: owned ? `EventStoreDB ${scheme}://${endpoint}` : `EventStoreDB (${endpoint})`,
+    log(memoryId) {
+      const id = checkMemoryId(memoryId);
+      return eventStoreDbLog(context, id, memoryOf(id));
+    },
+    memoryIds: () => listMemoryIds(context),
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const stop of [...context.closers]) stop();
+      // A client the caller passed in is theirs to dispose.
+      if (owned) await client.dispose().catch(() => undefined);
+    },
+  };
+}
+
+interface Connection {
+  readonly client: EventStoreDBClient;
+  readonly owned: boolean;
+  readonly endpoint: string;
+  readonly scheme: string;
+  readonly secrets: readonly string[];
+}
+
+function connect(options: EventStoreDbStoreOptions, extra: EventStoreDbStoreExtra): Connection {
+  if ('client' in options) {
+    const endpoint = redact(extra.endpoint ?? 'caller-supplied client');
+    return { client: options.client, owned: false, endpoint, scheme: 'esdb', secrets: [] };
+  }
+  const parsed = parseEndpoint(options.connectionString);
+  const secrets = parsed.password === undefined ? [] : [parsed.password];
+  try {
+    const client = EventStoreDBClient.connectionString(options.connectionString);
+    return { client, owned: true, endpoint: parsed.endpoint, scheme: parsed.scheme, secrets };
+  } catch (cause) {
+    // The parser quotes the string it rejects, so its message is redacted before it is repeated.
+    const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
+    throw new MemoryError(
+      'STORE_FAILED',
+      `Invalid EventStoreDB connection string for ${parsed.endpoint}: ${reason}`,
+      { details: { endpoint: parsed.endpoint }, cause },
+    );
+  }
+}
+
+function eventStoreDbLog(context: EsdbContext, memoryId: string, memory: IndexedMemory): EventLog {
+  const stream = streamOf(context, memoryId);
+  return {
+    memoryId,
+    async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
+      const events = validateAppendInput(input);
+      context.ensureOpen();
+      try {
+        return await guardedAppend(stream, memory, events, options.expectedLastSeq);
+      } catch (error) {
+        throw fail(stream, error, 'append');
+      }
+    },
+    async *read(options: ReadOptions = {}) {
+      resolveReadRange(options, null); // rejects a bad range before any I/O
+      const range = resolveReadRange(options, await readLastSeq(stream));
+      const forwards = range.direction === 'forwards';
+      const span = range.hi - range.lo + 1;
+      if (span <= 0 || range.limit === 0) return;
+      yield* readRange(stream, {
+        from: forwards ? range.lo : range.hi,
+        count: Math.min(span, range.limit),
+        direction: range.direction,
+      });
+    },
+    async get(id) {
+      context.ensureOpen();
+      const key = id.toLowerCase();
+      try {
+        // The index answers where the id is; only that one revision is read.
+        await memory.mutex.run(() => catchUp(stream, memory.index));
+        const entry = memory.index.entry(key);
+        if (entry === undefined) return undefined;
+        const event = await readOne(stream, entry.seq);
+        if (event?.id !== key) {
+          throw new MemoryError(
+            'LOG_INVARIANT_VIOLATED',
+            `Memory ${memoryId} indexes event ${key} at seq ${entry.seq}, but its stream holds ${event?.id ?? 'nothing'} there.`,
+            { details: { memoryId, id: key, seq: entry.seq } },
+          );
+        }
+        return event;
+      } catch (error) {
+        throw fail(stream, error, 'get');
+      }
+    },
+    async lastSeq() {
+      return readLastSeq(stream);
+    },
+    subscribe(options: SubscribeOptions = {}) {
+      context.ensureOpen();
+      const fromSeq = options.fromSeq ?? 0;
+      if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) {
+        throw new MemoryError(
+          'VALIDATION_FAILED',
+          `Invalid subscribe: fromSeq must be an integer of 0 or more, got ${fromSeq}.`,
+          { issues: [{ path: 'fromSeq', message: 'must be an integer of 0 or more' }] },
+        );
+      }
+      return resilientSubscription(stream, fromSeq, options.signal);
+    },
+  };
+}
