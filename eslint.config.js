@@ -77,7 +77,10 @@ export default tseslint.config(
     // Plain JavaScript (configs, scripts, the web page) is linted without type information.
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { console: 'readonly', process: 'readonly' },
+    },
   },
   { files: ['*.js', 'scripts/*.mjs', 'bin/*.js'], rules: { 'no-restricted-syntax': 'off' } },
   layer(

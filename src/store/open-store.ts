@@ -2,7 +2,6 @@
  * Opens the store a configuration names. The EventStoreDB adapter is loaded only when asked
  * for, so the embedded default never loads gRPC.
  */
-import { MemoryError } from '../core/index.js';
 import type { MemoryStore } from './event-log.port.js';
 import { openInMemoryStore } from './in-memory.event-log.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite.event-log.js';
@@ -23,11 +22,10 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
       return openSqliteStore(config);
     case 'existing':
       return config.store;
-    case 'eventstoredb':
-      throw new MemoryError(
-        'STORE_FAILED',
-        'The EventStoreDB store is not available in this build.',
-      );
+    case 'eventstoredb': {
+      const { openEventStoreDbStore } = await import('./eventstoredb.event-log.js');
+      return openEventStoreDbStore({ connectionString: config.connectionString });
+    }
   }
 }
 

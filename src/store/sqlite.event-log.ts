@@ -77,7 +77,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     description: `SQLite ${options.path}`,
     log(memoryId) {
       const id = checkMemoryId(memoryId);
-      return sqliteLog(id, context, notifierOf(id));
+      return run('open memory', () => sqliteLog(id, context, notifierOf(id)));
     },
     memoryIds() {
       return Promise.resolve(run('list memories', () => statements.memoryIds.all()));
