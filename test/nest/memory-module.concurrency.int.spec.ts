@@ -15,13 +15,9 @@ import {
 } from '../../src/nest.js';
 import { eventually, nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
 
-const kinds = await nestStoreKinds();
+const kinds = nestStoreKinds();
 
 describe.each(kinds)('two MemoryModule instances on one $name store', (kind) => {
-  if (kind.unavailable) {
-    it.skip(`skipped: ${kind.unavailable}`, () => undefined);
-    return;
-  }
   let a: MemoryApp;
   let b: MemoryApp;
   beforeEach(async () => {

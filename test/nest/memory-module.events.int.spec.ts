@@ -17,7 +17,7 @@ import {
 import { openInMemoryStore } from '../../src/store/in-memory.event-log.js';
 import { eventually, nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
 
-const kinds = await nestStoreKinds();
+const kinds = nestStoreKinds();
 
 @Injectable()
 @EventsHandler(MemoryEventApplied)
@@ -32,10 +32,6 @@ const say = (app: MemoryApp, memoryId: string | undefined, content: string) =>
   app.commands.execute(new RecordMessageCommand(memoryId, { speaker: 'u', content }));
 
 describe.each(kinds)('MemoryModule subscriptions on $name', (kind) => {
-  if (kind.unavailable) {
-    it.skip(`skipped: ${kind.unavailable}`, () => undefined);
-    return;
-  }
   let app: MemoryApp;
   beforeEach(async () => {
     await kind.setup();

@@ -20,13 +20,9 @@ import {
 import { rejectionOf } from '../support/collect.js';
 import { nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
 
-const kinds = await nestStoreKinds();
+const kinds = nestStoreKinds();
 
 describe.each(kinds)('MemoryModule commands and queries on $name', (kind) => {
-  if (kind.unavailable) {
-    it.skip(`skipped: ${kind.unavailable}`, () => undefined);
-    return;
-  }
   let app: MemoryApp;
   beforeEach(async () => {
     await kind.setup();

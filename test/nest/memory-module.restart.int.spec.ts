@@ -18,13 +18,9 @@ import {
 } from '../../src/nest.js';
 import { nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
 
-const kinds = await nestStoreKinds();
+const kinds = nestStoreKinds();
 
 describe.each(kinds)('MemoryModule restart on $name', (kind) => {
-  if (kind.unavailable) {
-    it.skip(`skipped: ${kind.unavailable}`, () => undefined);
-    return;
-  }
   let snapshotDir: string;
   let apps: MemoryApp[];
   beforeEach(async () => {

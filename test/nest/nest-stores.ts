@@ -1,7 +1,6 @@
 /**
  * The durable stores the Nest suites run on, and a helper that boots `MemoryModule` in a Nest
- * TestingModule. The EventStoreDB kind runs on the in-process test server when `openStore`
- * can open that store; otherwise it is registered as skipped, with the reason in its title.
+ * TestingModule. EventStoreDB runs on the in-process test server (real db-client, real gRPC).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,14 +9,12 @@ import type { ModuleMetadata } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { MemoryModule, type MemoryModuleOptions } from '../../src/nest.js';
-import { openStore, type StoreConfig } from '../../src/store/open-store.js';
+import type { StoreConfig } from '../../src/store/open-store.js';
 import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
 
 /** A durable store kind: every `config()` between `setup` and `cleanup` names the same data. */
 export interface NestStoreKind {
   readonly name: string;
-  /** Why this kind cannot run here; undefined when it can. */
-  readonly unavailable: string | undefined;
   setup(): Promise<void>;
   config(): StoreConfig;
   cleanup(): Promise<void>;
@@ -27,7 +24,6 @@ function sqliteKind(): NestStoreKind {
   let dir = '';
   return {
     name: 'SQLite',
-    unavailable: undefined,
     setup: async () => {
       dir = mkdtempSync(join(tmpdir(), 'memledger-nest-'));
     },
@@ -36,28 +32,10 @@ function sqliteKind(): NestStoreKind {
   };
 }
 
-/** Whether `openStore` can open an EventStoreDB store; the reason when it cannot. */
-async function esdbUnavailable(): Promise<string | undefined> {
-  const server = await startEsdbTestServer();
-  try {
-    const store = await openStore({
-      kind: 'eventstoredb',
-      connectionString: server.connectionString,
-    });
-    await store.close();
-    return undefined;
-  } catch (error) {
-    return `openStore cannot open it yet (${error instanceof Error ? error.message : String(error)})`;
-  } finally {
-    await server.close();
-  }
-}
-
-function esdbKind(unavailable: string | undefined): NestStoreKind {
+function esdbKind(): NestStoreKind {
   let server: EsdbTestServer | undefined;
   return {
     name: 'EventStoreDB (in-process test server)',
-    unavailable,
     setup: async () => {
       server = await startEsdbTestServer();
     },
@@ -70,8 +48,8 @@ function esdbKind(unavailable: string | undefined): NestStoreKind {
 }
 
 /** SQLite (temp file) and EventStoreDB (in-process test server). */
-export async function nestStoreKinds(): Promise<NestStoreKind[]> {
-  return [sqliteKind(), esdbKind(await esdbUnavailable())];
+export function nestStoreKinds(): NestStoreKind[] {
+  return [sqliteKind(), esdbKind()];
 }
 
 /** A booted TestingModule importing `MemoryModule.forRoot(options)`, with its buses. */
