@@ -48,6 +48,8 @@ export interface MemorySettings {
 
 /** One memory's commands and queries. */
 export class MemoryHandle {
+  private recalls: Promise<unknown> = Promise.resolve();
+
   constructor(
     /** The memory id. */
     readonly memoryId: string,
@@ -89,7 +91,13 @@ export class MemoryHandle {
    * with expected position r (recomputing if the log moved), and only then return the items.
    */
   recall(request: RecallRequest): Promise<RecallResult> {
-    return auditableRecall(this.log, this.models, this.settings, request);
+    // Recalls of one memory run one at a time in this process: concurrent ones would only move
+    // the log under each other and retry; retries are left for writers elsewhere.
+    const result = this.recalls.then(() =>
+      auditableRecall(this.log, this.models, this.settings, request),
+    );
+    this.recalls = result.catch(() => undefined);
+    return result;
   }
 
   /** The state now, or as it stood right after `upToSeq`. */
@@ -126,6 +134,7 @@ export class MemoryHandle {
     query: string,
     options: { readonly asOfSeq?: number; readonly limit?: number } = {},
   ): Promise<SearchResult[]> {
+    requireString(query, 'query');
     await this.models.runner.catchUp();
     if (options.asOfSeq !== undefined) checkSeq(options.asOfSeq, 'asOfSeq', -1);
     return this.models.search
@@ -140,6 +149,7 @@ export class MemoryHandle {
 
   /** One event by id (deleted content included, marked so); `EVENT_NOT_FOUND` when absent. */
   async getEvent(id: string): Promise<EventLookup> {
+    requireString(id, 'id');
     await this.models.runner.catchUp();
     const item = this.models.items.get(id);
     const event = item?.content ?? (item ? await this.log.get(id) : undefined);
@@ -205,6 +215,15 @@ function checkSeq(value: number, name: string, min: number): void {
         issues: [{ path: name, message: `must be an integer of ${min} or more` }],
       },
     );
+  }
+}
+
+/** Callers from plain JavaScript or HTTP can pass anything; a wrong type is a validation error. */
+function requireString(value: unknown, name: string): void {
+  if (typeof value !== 'string') {
+    throw new MemoryError('VALIDATION_FAILED', `Invalid ${name}: must be a string.`, {
+      issues: [{ path: name, message: 'must be a string' }],
+    });
   }
 }
 

@@ -1,9 +1,10 @@
 import {
   createRecall,
+  parseOrThrow,
+  Recall,
   isMemoryError,
   MemoryError,
   type ContentEvent,
-  type Recall,
   type Sequenced,
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
@@ -23,6 +24,12 @@ export async function auditableRecall(
   settings: MemorySettings,
   request: RecallRequest,
 ): Promise<RecallResult> {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw new MemoryError('VALIDATION_FAILED', 'Invalid recall: (root): must be an object.', {
+      issues: [{ path: '(root)', message: 'must be an object' }],
+    });
+  }
+  parseOrThrow(Recall.pick({ query: true }), { query: request.query }, 'recall');
   const limit = request.limit ?? settings.recallLimit;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) {
     throw new MemoryError(

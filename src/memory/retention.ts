@@ -47,26 +47,30 @@ export interface RetentionSweeperOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Sweeps every memory that holds events, on an interval; returns a function that stops it. */
+/**
+ * Sweeps every memory that holds events, on an interval. Returns `stop`, which resolves once a
+ * sweep in progress has finished, so the store can be closed safely after it.
+ */
 export function startRetentionSweeper(
   memledger: Memledger,
   options: RetentionSweeperOptions = {},
-): () => void {
+): () => Promise<void> {
   const now = options.now ?? (() => new Date());
-  let running = false;
+  let running: Promise<void> | undefined;
   const sweep = async () => {
-    if (running) return;
-    running = true;
     try {
       for (const memoryId of await memledger.memoryIds())
         await sweepExpired(await memledger.memory(memoryId), now());
     } catch (error) {
       options.onError?.(error);
-    } finally {
-      running = false;
     }
   };
-  const timer = setInterval(() => void sweep(), options.everyMs ?? 60_000);
+  const timer = setInterval(() => {
+    running ??= sweep().finally(() => (running = undefined));
+  }, options.everyMs ?? 60_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

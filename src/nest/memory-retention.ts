@@ -14,7 +14,7 @@ import { MEMLEDGER } from './memory.tokens.js';
 @Injectable()
 export class MemoryRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('MemoryRetention');
-  private stop: (() => void) | undefined;
+  private stop: (() => Promise<void>) | undefined;
 
   constructor(
     @Inject(MEMLEDGER) private readonly memledger: Memledger,
@@ -31,9 +31,10 @@ export class MemoryRetention implements OnApplicationBootstrap, OnModuleDestroy 
     });
   }
 
-  /** Stops sweeping. */
-  onModuleDestroy(): void {
-    this.stop?.();
+  /** Stops sweeping and waits for a sweep in progress, before the store closes. */
+  async onModuleDestroy(): Promise<void> {
+    const stop = this.stop;
     this.stop = undefined;
+    await stop?.();
   }
 }

@@ -172,6 +172,39 @@ describe.each(storeKinds())('memledger facade on $name', (kind) => {
     expect((await bob.state()).visibleMessages.map((m) => m.speaker)).toEqual(['bob']);
   });
 
+  it('answers a burst of concurrent recalls on one memory without giving up', async () => {
+    const memory = await memledger.memory();
+    await memory.recordMessage({ speaker: 'user', content: 'the deploy key is in the vault' });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => memory.recall({ query: 'deploy key' })),
+    );
+    expect(results.map((r) => r.recall.seq).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+    expect(results.every((r) => r.items.length === 1)).toBe(true);
+  });
+
+  it('rejects input of the wrong type with VALIDATION_FAILED naming the field, never a TypeError', async () => {
+    const memory = await memledger.memory();
+    const untyped = memory as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    expect(await rejectionOf(untyped.search!(5))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid query: must be a string.',
+    });
+    expect(await rejectionOf(untyped.getEvent!(5))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid id: must be a string.',
+    });
+    expect(await rejectionOf(untyped.recall!('deploy'))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    expect(await rejectionOf(untyped.recall!({ query: '  ' }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('query') as string,
+    });
+    expect(await memory.readEvents()).toEqual([]);
+  });
+
   it('enforces retention by appending a visible Deletion once retainUntil has passed', async () => {
     const memory = await memledger.memory();
     const short = await memory.recordMessage({

@@ -8,22 +8,27 @@ import { rejectionOf } from '../support/collect.js';
 describe('state pages as of a seq', () => {
   it('equal the page of replay(prefix) for every seq, offset and limit (property, 60 runs)', async () => {
     await fc.assert(
-      fc.asyncProperty(opsArbitrary(40), fc.nat({ max: 5 }), fc.integer({ min: 1, max: 6 }), async (ops, offset, limit) => {
-        const store = openInMemoryStore();
-        const memledger = openMemledger({ store });
-        try {
-          const events = buildLog(ops);
-          if (events.length > 0) await store.log().append(events);
-          const memory = await memledger.memory();
-          const log = sequenced(events);
-          for (let n = -1; n < log.length; n++) {
-            const fast = await memory.statePage({ upToSeq: n, offset, limit });
-            expect(fast).toEqual(pageOfState(replay(log.slice(0, n + 1)), { offset, limit }));
+      fc.asyncProperty(
+        opsArbitrary(40),
+        fc.nat({ max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (ops, offset, limit) => {
+          const store = openInMemoryStore();
+          const memledger = openMemledger({ store });
+          try {
+            const events = buildLog(ops);
+            if (events.length > 0) await store.log().append(events);
+            const memory = await memledger.memory();
+            const log = sequenced(events);
+            for (let n = -1; n < log.length; n++) {
+              const fast = await memory.statePage({ upToSeq: n, offset, limit });
+              expect(fast).toEqual(pageOfState(replay(log.slice(0, n + 1)), { offset, limit }));
+            }
+          } finally {
+            await memledger.close();
           }
-        } finally {
-          await memledger.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });
