@@ -64,8 +64,21 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
 }
 
 /**
- * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, and the store
- * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`).
+ * Where the read models' snapshots go, so a restart on a big log resumes from a checkpoint
+ * instead of folding from zero: `MEMLEDGER_SNAPSHOTS`, else beside the SQLite file
+ * (`<db>.snapshots/`), else `./data/snapshots` (EventStoreDB). A snapshot is only used when the
+ * log still holds its last event at its checkpoint, so a stale or foreign one is ignored.
+ */
+export function snapshotDirFromEnv(env: NodeJS.ProcessEnv, store: StoreConfig): string {
+  const explicit = env.MEMLEDGER_SNAPSHOTS?.trim();
+  if (explicit) return explicit;
+  return store.kind === 'sqlite' ? `${store.path}.snapshots` : './data/snapshots';
+}
+
+/**
+ * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the store
+ * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`) and
+ * `MEMLEDGER_SNAPSHOTS`.
  */
 export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const port = env.PORT?.trim();
@@ -79,8 +92,10 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     );
   }
   const token = env.MEMLEDGER_API_TOKEN?.trim();
+  const store = storeConfigFromEnv(env);
   return {
-    store: storeConfigFromEnv(env),
+    store,
+    memory: { snapshots: { dir: snapshotDirFromEnv(env, store) } },
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(token ? { apiToken: token } : {}),

@@ -30,10 +30,13 @@ set, protects every /api route. The server serves every memory; SIGINT/SIGTERM s
     )
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded only here, so the other commands do not start up the NestJS application code.
-      const { httpConfigFromEnv, startServer } = await import('../../http/index.js');
+      const { httpConfigFromEnv, snapshotDirFromEnv, startServer } =
+        await import('../../http/index.js');
+      const store = storeConfigOf(command);
       const server = await startServer({
         ...httpConfigFromEnv(),
-        store: storeConfigOf(command),
+        store,
+        memory: { snapshots: { dir: snapshotDirFromEnv(process.env, store) } },
         host: options.host,
         port: options.port,
       });
