@@ -65,7 +65,7 @@ export function syntheticLog(n: number, sequence = true): MemoryEvent[] {
       event = createMessage({ speaker: 'user', content: words(i) }, defaults);
       visible.push(event.id);
     }
-    events.push(sequence ? ({ ...event, seq: i }) : event);
+    events.push(sequence ? { ...event, seq: i } : event);
   }
   return events;
 }
