@@ -132,13 +132,11 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
   const decode = (row: EventRow) => decodeJsonEvent(row.type, row.payload, row.seq, where);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
   /** What the log holds for `ids`; events themselves decoded only for `own` (idempotency checks). */
-  const entriesOf = (ids: readonly string[], own: readonly string[]): Map<string, StoredEntry> => {
+  const entriesOf = (ids: Iterable<string>, own: ReadonlySet<string>): Map<string, StoredEntry> => {
     const entries = new Map<string, StoredEntry>();
-    for (const row of sql.entries.all({
-      memoryId,
-      ids: JSON.stringify(ids),
-      own: JSON.stringify(own),
-    })) {
+    for (const id of ids) {
+      const row = (own.has(id) ? sql.entryWithPayload : sql.entry).get(memoryId, id);
+      if (!row) continue;
       const deletedBy =
         row.deletion_id === null ? null : { id: row.deletion_id, seq: row.deletion_seq! };
       const kind = kindOfType(row.type, row.seq, where);
@@ -152,10 +150,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
   };
 
   const appendTx = (events: readonly MemoryEvent[], expectedLastSeq: number | null | undefined) => {
-    const entries = entriesOf(
-      [...idsNamedBy(events)],
-      events.map((e) => e.id),
-    );
+    const entries = entriesOf(idsNamedBy(events), new Set(events.map((e) => e.id)));
     const decision = decideAppend(
       { memoryId, lastSeq: lastSeq(), entries },
       events,
@@ -204,7 +199,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
     },
     async get(id) {
       const key = id.toLowerCase();
-      return run('get', () => entriesOf([key], [key]).get(key)?.event);
+      return run('get', () => entriesOf([key], new Set([key])).get(key)?.event);
     },
     async lastSeq() {
       return run('read', lastSeq);

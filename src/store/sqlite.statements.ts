@@ -17,13 +17,6 @@ export interface EntryRow {
   readonly deletion_seq: number | null;
 }
 
-/** Parameters of the `entries` lookup (ids as JSON arrays). */
-export interface EntriesParams {
-  readonly memoryId: string;
-  readonly ids: string;
-  readonly own: string;
-}
-
 /** The prepared statements of the SQLite store: inserts and selects only. */
 export interface Statements {
   readonly db: Database.Database;
@@ -31,8 +24,10 @@ export interface Statements {
   readonly lastSeq: Database.Statement<[string], number | null>;
   /** Plucked: every memory id that holds an event. */
   readonly memoryIds: Database.Statement<[], string>;
-  /** Entries of the ids in JSON array `ids`; the payload only for the ids in JSON array `own`. */
-  readonly entries: Database.Statement<[EntriesParams], EntryRow>;
+  /** One id's row with its Deletion, payload included (for idempotency comparisons). */
+  readonly entryWithPayload: Database.Statement<[string, string], EntryRow>;
+  /** One id's row with its Deletion, without the payload (a deletion target, a recalled id). */
+  readonly entry: Database.Statement<[string, string], EntryRow>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
   readonly insertEvent: Database.Statement<[string, number, string, string, string]>;
@@ -49,15 +44,19 @@ export function prepareStatements(db: Database.Database): Statements {
     memoryIds: db
       .prepare<[], string>('SELECT DISTINCT memory_id FROM events ORDER BY memory_id')
       .pluck(),
-    // One round trip per append for every id it names; payloads (possibly megabytes of
-    // document text) are read only for the ids being appended, which need a content comparison.
-    entries: db.prepare<[EntriesParams], EntryRow>(
-      `SELECT e.id, e.seq, e.type,
-              CASE WHEN e.id IN (SELECT value FROM json_each(@own)) THEN e.payload END AS payload,
-              d.deletion_id, d.deletion_seq
+    // Point lookups on the (memory_id, id) index. Payloads (possibly megabytes of document text)
+    // are read only for the ids being appended, which need a content comparison.
+    entryWithPayload: db.prepare<[string, string], EntryRow>(
+      `SELECT e.id, e.seq, e.type, e.payload, d.deletion_id, d.deletion_seq
          FROM events e
          LEFT JOIN deletions d ON d.memory_id = e.memory_id AND d.target_id = e.id
-        WHERE e.memory_id = @memoryId AND e.id IN (SELECT value FROM json_each(@ids))`,
+        WHERE e.memory_id = ? AND e.id = ?`,
+    ),
+    entry: db.prepare<[string, string], EntryRow>(
+      `SELECT e.id, e.seq, e.type, NULL AS payload, d.deletion_id, d.deletion_seq
+         FROM events e
+         LEFT JOIN deletions d ON d.memory_id = e.memory_id AND d.target_id = e.id
+        WHERE e.memory_id = ? AND e.id = ?`,
     ),
     readForwards: db.prepare<[string, number, number, number], EventRow>(
       'SELECT seq, type, payload FROM events WHERE memory_id = ? AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?',
