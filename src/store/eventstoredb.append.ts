@@ -1,8 +1,9 @@
 /**
  * The append guard on EventStoreDB: optimistic concurrency on the stream revision.
  *
- * Each attempt brings the id index up to revision r, runs core `decideAppend` on that view and
- * appends with expectedRevision r (`no_stream` for an empty log). If another writer got there
+ * Each attempt runs core `decideAppend` on the id index at revision r (brought up to date by a
+ * read, except on an optimistic first attempt, see `decide`) and appends with expectedRevision r
+ * (`no_stream` for an empty log). If another writer got there
  * first the server answers WrongExpectedVersion and the guard runs again on the newer log, up to
  * `maxAppendAttempts` times (then `APPEND_CONFLICT`). A caller's own `expectedLastSeq` is checked
  * by `decideAppend` on each fresh view, so a moved log surfaces as `EXPECTED_SEQ_MISMATCH`
@@ -18,6 +19,7 @@
 import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
 import {
   decideAppend,
+  type AppendDecision,
   idsNamedBy,
   MemoryError,
   sameContent,
@@ -46,11 +48,15 @@ export function guardedAppend(
     const attempts = stream.context.maxAppendAttempts;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       stream.context.ensureOpen();
-      await catchUp(stream, memory.index);
-      const view = await viewOf(stream, memory.index, events);
-      const decision = decideAppend(view, events, expectedLastSeq);
+      const { decision, lastSeq } = await decide(
+        stream,
+        memory.index,
+        events,
+        expectedLastSeq,
+        attempt === 1,
+      );
       if (decision.toWrite.length === 0) return decision.stored;
-      if (await write(stream, decision.toWrite, view.lastSeq)) {
+      if (await write(stream, decision.toWrite, lastSeq)) {
         const readBack = await catchUp(stream, memory.index, decision.toWrite[0]!.seq);
         if (holdsExactly(readBack, decision.toWrite)) return decision.stored;
       }
@@ -63,6 +69,32 @@ export function guardedAppend(
       { details: { memoryId: stream.memoryId, attempts } },
     );
   });
+}
+
+/**
+ * Runs the guard. The first attempt is optimistic: it decides on the index as it stands, without
+ * a read, because the append's expected revision makes the server refuse it if the log has moved
+ * since — so a write that succeeds was decided on the true log. A refusal by the guard itself may
+ * come from a stale index, so it is never reported before a catch-up read and a second decision.
+ */
+async function decide(
+  stream: EsdbStream,
+  index: IdIndex,
+  events: readonly MemoryEvent[],
+  expectedLastSeq: number | null | undefined,
+  optimistic: boolean,
+): Promise<{ decision: AppendDecision; lastSeq: number | null }> {
+  if (optimistic && index.lastSeq !== null) {
+    try {
+      const view = await viewOf(stream, index, events);
+      return { decision: decideAppend(view, events, expectedLastSeq), lastSeq: view.lastSeq };
+    } catch {
+      // Decide again below on the log as it is now; only that answer counts.
+    }
+  }
+  await catchUp(stream, index);
+  const view = await viewOf(stream, index, events);
+  return { decision: decideAppend(view, events, expectedLastSeq), lastSeq: view.lastSeq };
 }
 
 /**
