@@ -1,6 +1,7 @@
 /**
- * replay() throughput on a 1 M-event log, against a baseline measured in the same run: a bare
- * loop over the same events that only counts kinds (the least any fold must do).
+ * replay() throughput on a 1 M-event log, against two baselines measured in the same run: a bare
+ * loop that only counts kinds, and a loop that puts each event in a Map by id (the least a fold
+ * that can answer "does this id exist?" must do; on this machine hash lookups dominate).
  */
 import { replay } from '../src/core/index.js';
 import { report, syntheticLog, timeMs } from './support.js';
@@ -11,6 +12,16 @@ export async function benchReplay(n = 1_000_000): Promise<void> {
   const baselineMs = Math.min(
     ...(await Promise.all([0, 1, 2].map(() => timeMs(() => log.forEach((e) => counts[e.kind]++))))),
   );
+  const indexMs = Math.min(
+    ...(await Promise.all(
+      [0, 1, 2].map(() =>
+        timeMs(() => {
+          const byId = new Map<string, unknown>();
+          for (const e of log) byId.set(e.id, e);
+        }),
+      ),
+    )),
+  );
   const runs: number[] = [];
   for (let i = 0; i < 3; i++) runs.push(await timeMs(() => replay(log)));
   const replayMs = Math.min(...runs);
@@ -20,6 +31,8 @@ export async function benchReplay(n = 1_000_000): Promise<void> {
     'replay events/s': Math.round(n / (replayMs / 1000)),
     'baseline (count kinds) ms': baselineMs,
     'replay / baseline time ratio': replayMs / baselineMs,
+    'baseline (index ids in a Map) ms': indexMs,
+    'replay / index-ids time ratio': replayMs / indexMs,
     'target events/s (DESIGN)': 3_000_000,
   });
 }

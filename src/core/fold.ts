@@ -6,6 +6,7 @@
  */
 import { assertNever, MemoryError } from './errors.js';
 import {
+  isContent,
   type ContentEvent,
   type Deletion,
   type Document,
@@ -29,13 +30,15 @@ export interface Fold {
 export function startFold(from?: MemoryState): Fold {
   const messages: Sequenced<Message>[] = [...(from?.messages ?? [])];
   const documents: Sequenced<Document>[] = [...(from?.documents ?? [])];
-  const content = new Map<string, Sequenced<ContentEvent>>();
-  for (const item of messages) content.set(item.id, item);
-  for (const item of documents) content.set(item.id, item);
-  // Ids of recalls and deletions. A snapshot keeps the deletions' ids (in `deleted`) but not the
-  // recalls', so a log resumed from a snapshot cannot detect a recall id repeated across the
-  // boundary; guarded stores never write one (invariant 9), and a full replay detects it.
-  const otherIds = new Set<string>(Object.values(from?.deleted ?? {}).map((d) => d.id));
+  // Every id in the log: content maps to its event, recalls and deletions to null. One map, so
+  // recording an id and detecting a repeated one is a single hash operation (the fold's hot path).
+  const known = new Map<string, Sequenced<ContentEvent> | null>();
+  for (const item of messages) known.set(item.id, item);
+  for (const item of documents) known.set(item.id, item);
+  // A snapshot keeps the deletions' ids (in `deleted`) but not the recalls', so a log resumed
+  // from a snapshot cannot detect a recall id repeated across the boundary; guarded stores never
+  // write one (invariant 9), and a full replay detects it.
+  for (const deletion of Object.values(from?.deleted ?? {})) known.set(deletion.id, null);
   const deleted = new Map<string, Sequenced<Deletion>>(Object.entries(from?.deleted ?? {}));
   const recallStats = new Map<string, RecallStat>(Object.entries(from?.recallStats ?? {}));
   let lastSeq = from?.lastSeq ?? null;
@@ -73,22 +76,19 @@ export function startFold(from?: MemoryState): Fold {
       );
     }
     const seq = event.seq;
-    if (content.has(event.id) || otherIds.has(event.id))
-      violated(event, 'repeats an id already in the log');
+    const size = known.size;
+    known.set(event.id, isContent(event) ? (event as Sequenced<ContentEvent>) : null);
+    if (known.size === size) violated(event, 'repeats an id already in the log');
     switch (event.kind) {
       case 'message':
         messages.push(event as Sequenced<Message>);
-        content.set(event.id, event as Sequenced<Message>);
         break;
       case 'document':
         documents.push(event as Sequenced<Document>);
-        content.set(event.id, event as Sequenced<Document>);
         break;
       case 'recall':
-        otherIds.add(event.id);
-        for (const id of new Set(event.recalled)) {
-          if (!content.has(id))
-            violated(event, `recalls ${id}, which is not content in this memory`);
+        for (const id of event.recalled.length > 1 ? new Set(event.recalled) : event.recalled) {
+          if (!known.get(id)) violated(event, `recalls ${id}, which is not content in this memory`);
           if (deleted.has(id)) violated(event, `recalls ${id}, which was already deleted`);
           const count = (recallStats.get(id)?.count ?? 0) + 1;
           recallStats.set(
@@ -98,10 +98,8 @@ export function startFold(from?: MemoryState): Fold {
         }
         break;
       case 'deletion':
-        otherIds.add(event.id);
         for (const id of event.targets) {
-          if (!content.has(id))
-            violated(event, `deletes ${id}, which is not content in this memory`);
+          if (!known.get(id)) violated(event, `deletes ${id}, which is not content in this memory`);
           if (deleted.has(id)) violated(event, `deletes ${id}, which was already deleted`);
           deleted.set(id, event as Sequenced<Deletion>);
         }
