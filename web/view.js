@@ -34,6 +34,11 @@ export function clip(text, max = 140) {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** A count with its noun: `plural(1, 'item')` is "1 item", `plural(2, 'match', 'matches')`. */
+export function plural(count, word, pluralWord = `${word}s`) {
+  return `${count} ${count === 1 ? word : pluralWord}`;
+}
+
 /** One line saying what an event is. */
 export function describe(event, max = 140) {
   switch (event.kind) {
@@ -42,7 +47,7 @@ export function describe(event, max = 140) {
     case 'document':
       return `${event.name} — ${clip(event.text, max)}`;
     case 'recall':
-      return `“${clip(event.query, 60)}” → ${event.recalled.length} item${event.recalled.length === 1 ? '' : 's'}`;
+      return `“${clip(event.query, 60)}” → ${plural(event.recalled.length, 'item')}`;
     case 'deletion':
       return `“${clip(event.reason, 80)}”`;
     default:

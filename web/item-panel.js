@@ -1,0 +1,149 @@
+/* global document */
+// The item panel: one event in full (fields, content, who deleted it) and, for a message or
+// document, every recall that put it into a context. Every id on the page links here.
+import { knownEvent, session } from './memory-session.js';
+import { clear, clip, describe, errorText, h, kindBadge, plural, timeOf } from './view.js';
+
+const panel = document.getElementById('item-panel');
+const body = document.getElementById('item-body');
+const timeline = document.getElementById('timeline');
+
+/** Empties the panel back to its hint (as in index.html). */
+export function resetItemPanel() {
+  clear(body, h('p', { class: 'hint' }, 'Choose an event or an item to see its full history.'));
+}
+
+/** A button that opens `id` in the item panel; `extraClass` is added to `link`. */
+export function itemLink(id, content, extraClass) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: extraClass ? `link ${extraClass}` : 'link',
+      onclick: () => showItem(id),
+    },
+    content,
+  );
+}
+
+/** Loads event `id` (and its recall history when it is content) into the panel. */
+export async function showItem(id) {
+  timeline.querySelectorAll('.selected').forEach((li) => li.classList.remove('selected'));
+  timeline.querySelector(`li[data-id="${id}"]`)?.classList.add('selected');
+  clear(body, h('p', { class: 'hint' }, 'Loading…'));
+  panel.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  try {
+    const lookupResult = await session.api.event(id);
+    const { event } = lookupResult;
+    const history = isContent(event) ? await session.api.history(id) : null;
+    clear(body, itemDetails(event, lookupResult.deletedBy, history));
+  } catch (error) {
+    clear(body, h('p', { class: 'form-status error' }, errorText(error)));
+  }
+}
+
+/** Messages and documents are content: they can be recalled and deleted, and have a history. */
+function isContent(event) {
+  return event.kind === 'message' || event.kind === 'document';
+}
+
+function field(name, ...value) {
+  return [h('dt', {}, name), h('dd', {}, ...value)];
+}
+
+/** A link to `id` labelled with what the page knows about it, else the bare id. */
+function idLink(id) {
+  const known = knownEvent(id);
+  return itemLink(id, known ? `#${known.seq} ${describe(known, 50)}` : id);
+}
+
+function idList(ids) {
+  return h(
+    'ul',
+    {},
+    ids.map((id) => h('li', {}, idLink(id))),
+  );
+}
+
+function itemDetails(event, deletedBy, history) {
+  const body = [
+    h(
+      'h3',
+      {},
+      kindBadge(event.kind),
+      ' ',
+      isContent(event) ? describe(event, 50) : `#${event.seq}`,
+    ),
+    deletedBy ? deletedNote(deletedBy) : null,
+    h('dl', { class: 'fields' }, fieldsOf(event).flat()),
+  ];
+  const content = event.kind === 'message' ? event.content : event.text;
+  if (isContent(event))
+    body.push(h('pre', { class: deletedBy ? 'content struck' : 'content' }, content));
+  if (history) body.push(...recallUses(history.recalls));
+  return body;
+}
+
+/** The `dt`/`dd` pairs shared by every kind, then the kind's own. */
+function fieldsOf(event) {
+  const list = [
+    field('seq', `#${event.seq}`),
+    field('time', event.timestamp),
+    field('id', h('code', {}, event.id)),
+    field('source', event.source),
+  ];
+  if (event.sessionId) list.push(field('session', event.sessionId));
+  if (event.actor) list.push(field('actor', event.actor));
+  if (event.kind === 'message') list.push(field('speaker', event.speaker));
+  if (event.kind === 'document')
+    list.push(field('name', event.name), field('media type', event.mediaType));
+  if (event.kind === 'recall')
+    list.push(
+      field('query', event.query),
+      field('recalled', event.recalled.length ? idList(event.recalled) : 'nothing'),
+    );
+  if (event.kind === 'deletion')
+    list.push(
+      field('reason', event.reason),
+      field('requested by', event.requestedBy ?? '—'),
+      field('targets', idList(event.targets)),
+    );
+  return list;
+}
+
+function deletedNote(deletedBy) {
+  return h(
+    'p',
+    { class: 'deleted-note' },
+    'Deleted at ',
+    itemLink(deletedBy.id, `#${deletedBy.seq}`),
+    ` by ${deletedBy.requestedBy ?? 'unknown'}: `,
+    h('q', {}, deletedBy.reason),
+    '. It stays in the log but is no longer visible, searchable or recallable.',
+  );
+}
+
+/** The recalls that put this item into a context, each linking to its Recall event. */
+function recallUses(recalls) {
+  return [
+    h('h4', {}, `Recalled ${plural(recalls.length, 'time')}`),
+    recalls.length
+      ? h(
+          'ol',
+          { class: 'recall-uses' },
+          recalls.map((use) =>
+            h(
+              'li',
+              {},
+              itemLink(use.recallId, `#${use.seq}`),
+              ' ',
+              h('q', {}, clip(use.query, 60)),
+              use.actor ? ` by ${use.actor}` : '',
+              ' · ',
+              timeOf(use.timestamp),
+            ),
+          ),
+        )
+      : h('p', { class: 'hint' }, 'Never entered a context.'),
+  ];
+}

@@ -1,0 +1,72 @@
+/* global document */
+// The two ways to read: Recall (the auditable read, which the server records as a Recall event)
+// and Inspect (a search of the state at the replay point, which writes nothing).
+import { formValues, submitForm } from './form-submit.js';
+import { itemLink } from './item-panel.js';
+import { session } from './memory-session.js';
+import { clear, describe, h, plural } from './view.js';
+
+const recallForm = document.getElementById('recall-form');
+const recallResults = document.getElementById('recall-results');
+const searchForm = document.getElementById('search-form');
+const searchResults = document.getElementById('search-results');
+
+export function resetResults() {
+  clear(recallResults);
+  clear(searchResults);
+}
+
+/** Wires the recall and inspection forms to the open memory. */
+export function wireRecallAndSearch() {
+  recallForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const { query, limit } = formValues(recallForm);
+    const result = await submitForm(
+      recallForm,
+      () =>
+        session.api.recall({
+          query,
+          limit: limit ? Number(limit) : undefined,
+          actor: 'web',
+          source: 'web',
+        }),
+      ({ recall, items }) =>
+        `Recall #${recall.seq} is on record: ${plural(items.length, 'item')} entered the context.`,
+    );
+    if (result)
+      clear(
+        recallResults,
+        result.items.map((item) => resultRow(item)),
+      );
+  });
+
+  searchForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const { q } = formValues(searchForm);
+    // At "now" the search asks for the live state, not the state after a seq that may be stale.
+    const upToSeq = session.following ? undefined : session.viewSeq;
+    const when = upToSeq === undefined ? 'now' : `as of #${upToSeq}`;
+    const hits = await submitForm(
+      searchForm,
+      () => session.api.search({ q, upToSeq }),
+      (found) => `${plural(found.length, 'match', 'matches')} ${when}. Nothing was written.`,
+    );
+    if (hits)
+      clear(
+        searchResults,
+        hits.map((hit) => resultRow(hit.item, hit.score)),
+      );
+  });
+}
+
+/** One found item, linking to the item panel; inspection hits also show their BM25 score. */
+function resultRow(item, score) {
+  return h(
+    'li',
+    { dataset: { id: item.id } },
+    itemLink(item.id, `#${item.seq} ${describe(item, 120)}`),
+    score === undefined
+      ? null
+      : h('span', { class: 'score', title: 'BM25 score' }, score.toFixed(2)),
+  );
+}

@@ -1,0 +1,70 @@
+/* global document */
+// The replay slider: choose the seq whose state the page shows. At the right end it follows
+// new events ("now"); anywhere else the page shows the past and the timeline dims the future.
+import { renderDeleteControls } from './forms.js';
+import { session } from './memory-session.js';
+import { scheduleState } from './state-panel.js';
+import { markFuture } from './timeline.js';
+
+const slider = document.getElementById('replay');
+const sliderLabel = document.getElementById('replay-label');
+const stepBack = document.getElementById('step-back');
+const stepForward = document.getElementById('step-forward');
+const nowButton = document.getElementById('now');
+
+/**
+ * Draws everything that depends on the replay point: the slider, its buttons and label, the
+ * dimmed timeline, and the delete button.
+ */
+export function renderReplayControls() {
+  const empty = session.lastSeq === null;
+  slider.disabled = empty;
+  slider.max = String(empty ? 0 : session.lastSeq);
+  slider.value = String(empty ? 0 : (session.viewSeq ?? session.lastSeq));
+  stepBack.disabled = empty || session.viewSeq <= 0;
+  stepForward.disabled = empty || session.following;
+  nowButton.disabled = empty || session.following;
+  slider.setAttribute('aria-valuetext', sliderText());
+  sliderLabel.textContent = sliderText();
+  sliderLabel.classList.toggle('past', !session.following);
+  markFuture(session.viewSeq);
+  renderDeleteControls();
+}
+
+/** After a new event: when following, move the replay point (and the state) along with it. */
+export function followNewEvent() {
+  if (session.following) {
+    session.viewSeq = session.lastSeq;
+    scheduleState(60);
+  }
+  renderReplayControls();
+}
+
+/** Wires the slider (pointer and keyboard) and the step and Now buttons. */
+export function wireReplay() {
+  slider.addEventListener('input', () => moveTo(Number(slider.value)));
+  stepBack.addEventListener('click', () => moveTo(session.viewSeq - 1));
+  stepForward.addEventListener('click', () => moveTo(session.viewSeq + 1));
+  nowButton.addEventListener('click', () => moveTo(session.lastSeq));
+}
+
+function sliderText() {
+  if (session.lastSeq === null) return 'empty memory';
+  const event = [...session.streamed.values()].find((e) => e.seq === session.viewSeq);
+  const time = event ? new Date(event.timestamp).toLocaleTimeString() : '';
+  const what = event ? ` · ${event.kind} · ${time}` : '';
+  return session.following
+    ? `now · after #${session.viewSeq}${what}`
+    : `after #${session.viewSeq} of ${session.lastSeq}${what}`;
+}
+
+function moveTo(seq) {
+  if (session.lastSeq === null) return;
+  session.viewSeq = Math.max(0, Math.min(session.lastSeq, seq));
+  session.following = session.viewSeq === session.lastSeq;
+  // A selection made at "now" must not carry into the past, where deleting is off.
+  if (!session.following) session.selected.clear();
+  renderReplayControls();
+  // Longer than after a new event: the slider sends a burst of inputs while it is dragged.
+  scheduleState(120);
+}

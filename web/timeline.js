@@ -1,0 +1,135 @@
+/* global document, setTimeout */
+// The live timeline: every event, newest first, from the server's Server-Sent Events stream,
+// and the connection indicator that says whether that stream is up.
+import { itemLink, showItem } from './item-panel.js';
+import { knownEvent, session } from './memory-session.js';
+import { clear, describe, h, kindBadge, plural, provenance, timeOf } from './view.js';
+
+/** The timeline keeps this many newest events; older ones drop off the page (not the log). */
+const TIMELINE_MAX = 500;
+/** How long to wait before reopening a stream the browser has given up on. */
+const RETRY_MS = 3000;
+
+const connection = document.getElementById('connection');
+const timeline = document.getElementById('timeline');
+const timelineCount = document.getElementById('timeline-count');
+
+/** Sets the connection indicator: `state` is connecting, live or offline. */
+export function setConnection(state, text) {
+  connection.dataset.state = state;
+  connection.textContent = text;
+}
+
+export function resetTimeline() {
+  clear(timeline);
+}
+
+/** Dims the events after the replay point. */
+export function markFuture(viewSeq) {
+  for (const li of timeline.children)
+    li.classList.toggle('future', Number(li.dataset.seq) > viewSeq);
+}
+
+/**
+ * Streams the open memory's events into the timeline, starting with the backlog that fits.
+ * `onAppended()` runs after each new event is drawn.
+ */
+export function connectTimeline(lastSeq, onAppended) {
+  connect(lastSeq === null ? 0 : Math.max(0, lastSeq - TIMELINE_MAX + 1), onAppended);
+}
+
+function connect(fromSeq, onAppended) {
+  const current = session;
+  const source = current.api.stream(fromSeq);
+  current.source = source;
+  source.onopen = () => setConnection('live', 'live');
+  source.onmessage = (message) => {
+    if (current !== session) return;
+    if (append(JSON.parse(message.data))) onAppended();
+  };
+  source.addEventListener('failure', (message) => {
+    const body = JSON.parse(message.data);
+    setConnection('offline', `stream failed — ${body.message}`);
+  });
+  source.onerror = () => {
+    if (current !== session) return;
+    if (source.readyState === 2) {
+      // Closed for good (e.g. a 401 or 503 on reconnect): start again after the last event seen.
+      setConnection('offline', 'disconnected — retrying…');
+      current.retry = setTimeout(() => {
+        if (current === session)
+          connect(current.lastSeq === null ? 0 : current.lastSeq + 1, onAppended);
+      }, RETRY_MS);
+    } else {
+      // EventSource reconnects by itself after a dropped connection; say so meanwhile.
+      setConnection('connecting', 'reconnecting…');
+    }
+  };
+}
+
+/**
+ * Draws a new event on top and advances `session.lastSeq`. Returns false for a repeat, which a
+ * reconnect can deliver, and draws nothing then.
+ */
+function append(event) {
+  if (session.streamed.has(event.id)) return false;
+  session.streamed.set(event.id, event);
+  timeline.prepend(timelineEntry(event));
+  while (timeline.children.length > TIMELINE_MAX) {
+    const oldest = timeline.lastElementChild;
+    session.streamed.delete(oldest.dataset.id);
+    oldest.remove();
+  }
+  const shown = timeline.children.length;
+  timelineCount.textContent = `(${shown}${shown >= TIMELINE_MAX ? ' newest' : ''})`;
+  if (session.lastSeq === null || event.seq > session.lastSeq) session.lastSeq = event.seq;
+  return true;
+}
+
+function timelineEntry(event) {
+  return h(
+    'li',
+    {
+      class: `event event-${event.kind}`,
+      dataset: { seq: event.seq, id: event.id, kind: event.kind },
+    },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'event-head',
+        'aria-label': `Event ${event.seq}, ${event.kind}: ${describe(event, 60)}`,
+        onclick: () => showItem(event.id),
+      },
+      h('span', { class: 'seq' }, `#${event.seq}`),
+      kindBadge(event.kind),
+      timeOf(event.timestamp),
+      h('span', { class: 'summary' }, describe(event, 90)),
+    ),
+    h('div', { class: 'event-meta' }, provenance(event)),
+    event.kind === 'deletion' ? deletionAct(event) : null,
+  );
+}
+
+/** A deletion drawn as an act: who, why, and the items it removed (struck through). */
+function deletionAct(event) {
+  return h(
+    'div',
+    { class: 'act' },
+    h(
+      'p',
+      { class: 'act-why' },
+      'Requested by ',
+      h('strong', {}, event.requestedBy ?? 'unknown'),
+      ` · removed ${plural(event.targets.length, 'item')}:`,
+    ),
+    h(
+      'ul',
+      { class: 'act-targets' },
+      event.targets.map((id) => {
+        const target = knownEvent(id);
+        return h('li', {}, itemLink(id, target ? describe(target, 60) : id, 'struck'));
+      }),
+    ),
+  );
+}
