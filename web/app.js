@@ -19,7 +19,7 @@ const memoryList = document.getElementById('memory-list');
 
 /** Opens `memoryId`: a blank page, its current state, then its live stream. */
 async function open(memoryId) {
-  startSession(memoryId);
+  const opened = startSession(memoryId);
   memoryInput.value = memoryId;
   const url = new URL(window.location.href);
   url.searchParams.set('memory', memoryId);
@@ -30,13 +30,16 @@ async function open(memoryId) {
   resetItemPanel();
   setConnection('connecting', 'connecting…');
   try {
-    const page = await readState(session, undefined);
+    const page = await readState(opened, undefined);
+    // The user may have opened another memory meanwhile: never draw this one's state over it.
+    if (session !== opened) return;
     session.lastSeq = page.lastSeq;
     session.viewSeq = page.lastSeq;
     renderReplayControls();
     await renderState(page);
     connectTimeline(page.lastSeq, followNewEvent);
   } catch (error) {
+    if (session !== opened) return;
     setConnection('offline', `offline — ${error.message}`);
     renderStateError(error);
   }
