@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { wireForms } from './forms.js';
 import { resetItemPanel } from './item-panel.js';
 import { session, startSession } from './memory-session.js';
-import { resetResults, wireRecallAndSearch } from './recall-search.js';
+import { markSearchStale, resetResults, wireRecallAndSearch } from './recall-search.js';
 import { followNewEvent, renderReplayControls, wireReplay } from './replay.js';
 import { readState, renderState, renderStateError } from './state-panel.js';
 import { connectTimeline, resetTimeline, setConnection } from './timeline.js';
@@ -37,7 +37,10 @@ async function open(memoryId) {
     session.viewSeq = page.lastSeq;
     renderReplayControls();
     await renderState(page);
-    connectTimeline(page.lastSeq, followNewEvent);
+    connectTimeline(page.lastSeq, () => {
+      followNewEvent();
+      markSearchStale();
+    });
   } catch (error) {
     if (session !== opened) return;
     setConnection('offline', `offline — ${error.message}`);

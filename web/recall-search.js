@@ -14,6 +14,20 @@ const searchResults = document.getElementById('search-results');
 export function resetResults() {
   clear(recallResults);
   clear(searchResults);
+  searchResults.classList.remove('stale');
+}
+
+/**
+ * After a new event: inspection hits found at "now" may no longer be true (a deletion may have
+ * removed one), so they are dimmed and the status asks for a new search rather than showing
+ * stale content as current.
+ */
+export function markSearchStale() {
+  if (searchResults.childElementCount === 0 || searchResults.classList.contains('stale')) return;
+  searchResults.classList.add('stale');
+  const status = searchForm.parentElement.querySelector('.form-status');
+  if (status)
+    status.textContent = 'The log has moved since this search: search again for the current state.';
 }
 
 /** Wires the recall and inspection forms to the open memory. */
@@ -51,6 +65,7 @@ export function wireRecallAndSearch() {
       () => session.api.search({ q, upToSeq }),
       (found) => `${plural(found.length, 'match', 'matches')} ${when}. Nothing was written.`,
     );
+    searchResults.classList.remove('stale');
     if (hits)
       clear(
         searchResults,

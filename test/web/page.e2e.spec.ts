@@ -143,6 +143,11 @@ describeBrowser(title, () => {
       await deletion.waitFor();
       await expect(deletion.textContent()).resolves.toContain('forget their card number');
       await page.locator(`#deleted li[data-id="${cardId}"] s`).waitFor();
+      // The inspection hits found before the deletion are marked as no longer current.
+      await page.locator('#search-results.stale').waitFor();
+      await expect(page.locator('#search-form + .form-status').textContent()).resolves.toMatch(
+        /search again/,
+      );
       await expect(page.locator(`#messages li[data-id="${cardId}"]`).count()).resolves.toBe(0);
       const deletionSeq = Number(await deletion.getAttribute('data-seq'));
       await page.screenshot({ path: `${SHOTS}/after-deletion.png` });
