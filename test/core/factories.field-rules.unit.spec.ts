@@ -1,175 +1,22 @@
-import { validate as isUuid, version as uuidVersion } from 'uuid';
 import {
   createDeletion,
   createDocument,
   createMessage,
   createRecall,
-  isMemoryError,
   LIMITS,
-  parseEvent,
-  type MemoryError,
 } from '../../src/core/index.js';
-
-const ID_A = '0193a4c2-0000-7000-8000-00000000000a';
-const ID_B = '0193a4c2-0000-7000-8000-00000000000b';
-const NOW = new Date(Date.UTC(2026, 2, 1, 12, 0, 0, 250));
-const fixed = { now: () => NOW };
-const HEX64 = 'ab'.repeat(32);
-const WHITESPACE = ['', ' ', '   ', '\n\t', '\u00a0\u2003'];
-const BLANK = 'must contain at least one non-whitespace character';
-const NOT_UUID = 'must be a UUID (8-4-4-4-12 hex digits)';
-
-/** Runs `create` and returns the MemoryError it throws; fails when it does not throw one. */
-function validationErrorOf(create: () => unknown): MemoryError {
-  try {
-    create();
-  } catch (error) {
-    if (isMemoryError(error, 'VALIDATION_FAILED')) return error;
-    throw error;
-  }
-  throw new Error('expected VALIDATION_FAILED, but the event was created');
-}
-
-/** Every `path: rule` the error lists, in its `issues` and in its message. */
-function expectFailures(error: MemoryError, what: string, failures: readonly string[]): void {
-  const listed = error.issues.map((issue) => `${issue.path}: ${issue.message}`);
-  expect([...listed].sort()).toEqual([...failures].sort());
-  expect(error.message.startsWith(`Invalid ${what}: `)).toBe(true);
-  for (const failure of failures) expect(error.message).toContain(failure);
-}
+import {
+  BLANK,
+  expectFailures,
+  HEX64,
+  ID_A,
+  ID_B,
+  NOT_UUID,
+  validationErrorOf,
+  WHITESPACE,
+} from './factories.fixtures.js';
 
 describe('event factories', () => {
-  describe('defaults', () => {
-    it('gives a new message a UUID v7 id, the injected clock time, source unknown, seq/sessionId/actor null', () => {
-      // when a message is created with only its own fields
-      const event = createMessage({ speaker: 'user', content: 'hello' }, fixed);
-      // then the common fields take their defaults
-      expect(isUuid(event.id)).toBe(true);
-      expect(uuidVersion(event.id)).toBe(7);
-      expect(event).toEqual({
-        kind: 'message',
-        id: event.id,
-        timestamp: '2026-03-01T12:00:00.250Z',
-        seq: null,
-        sessionId: null,
-        source: 'unknown',
-        actor: null,
-        speaker: 'user',
-        content: 'hello',
-      });
-    });
-
-    it('gives every new event a different id', () => {
-      const ids = Array.from(
-        { length: 50 },
-        () => createMessage({ speaker: 'u', content: 'x' }).id,
-      );
-      expect(new Set(ids).size).toBe(50);
-    });
-
-    it('reads the clock when no timestamp is given, and not otherwise', () => {
-      let reads = 0;
-      const now = () => {
-        reads += 1;
-        return NOW;
-      };
-      createMessage({ speaker: 'u', content: 'x' }, { now });
-      createMessage({ speaker: 'u', content: 'x', timestamp: '2020-01-01T00:00:00Z' }, { now });
-      expect(reads).toBe(1);
-    });
-
-    it('uses the injected id generator', () => {
-      const event = createRecall({ query: 'q', recalled: [] }, { newId: () => ID_A });
-      expect(event.id).toBe(ID_A);
-    });
-
-    it('defaults a document mediaType to text/plain and leaves sha256 and retainUntil out', () => {
-      const event = createDocument({ name: 'a.md', text: 'body' }, fixed);
-      expect(event.mediaType).toBe('text/plain');
-      expect('sha256' in event).toBe(false);
-      expect('retainUntil' in event).toBe(false);
-    });
-
-    it('keeps explicit common fields', () => {
-      const event = createDeletion(
-        {
-          id: ID_A,
-          timestamp: '2026-01-01T00:00:00+01:00',
-          sessionId: 's1',
-          source: 'chat',
-          actor: 'agent-7',
-          targets: [ID_B],
-          reason: 'asked',
-        },
-        fixed,
-      );
-      expect(event).toMatchObject({
-        id: ID_A,
-        timestamp: '2025-12-31T23:00:00.000Z',
-        sessionId: 's1',
-        source: 'chat',
-        actor: 'agent-7',
-      });
-    });
-
-    it('treats an explicit undefined like an omitted field', () => {
-      const event = createMessage(
-        { speaker: 'u', content: 'x', id: undefined, source: undefined, actor: undefined },
-        { ...fixed, newId: () => ID_A },
-      );
-      expect(event).toMatchObject({ id: ID_A, source: 'unknown', actor: null });
-    });
-
-    it('rejects an explicit invalid id rather than replacing it with a default', () => {
-      const error = validationErrorOf(() =>
-        createMessage({ speaker: 'u', content: 'x', id: '' }, { newId: () => ID_A }),
-      );
-      expectFailures(error, 'message', [`id: ${NOT_UUID}`]);
-    });
-  });
-
-  describe('immutability', () => {
-    it('returns a deeply frozen event', () => {
-      const event = createRecall({ query: 'q', recalled: [ID_A] });
-      expect(Object.isFrozen(event)).toBe(true);
-      expect(Object.isFrozen(event.recalled)).toBe(true);
-    });
-
-    it('throws when a field of a created event is assigned (strict mode)', () => {
-      const event = createMessage({ speaker: 'u', content: 'x' });
-      expect(() => {
-        (event as { content: string }).content = 'changed';
-      }).toThrow(TypeError);
-      expect(event.content).toBe('x');
-    });
-
-    it('throws when a deletion target list is pushed to', () => {
-      const event = createDeletion({ targets: [ID_A], reason: 'r' });
-      expect(() => (event.targets as string[]).push(ID_B)).toThrow(TypeError);
-      expect(event.targets).toEqual([ID_A]);
-    });
-
-    it('does not freeze or share the caller’s input array', () => {
-      const recalled = [ID_A];
-      const event = createRecall({ query: 'q', recalled });
-      recalled.push(ID_B);
-      expect(Object.isFrozen(recalled)).toBe(false);
-      expect(event.recalled).toEqual([ID_A]);
-    });
-
-    it('returns a deeply frozen event from parseEvent', () => {
-      const event = parseEvent({
-        kind: 'deletion',
-        id: ID_A,
-        timestamp: '2026-01-01T00:00:00Z',
-        targets: [ID_B],
-        reason: 'r',
-      });
-      expect(Object.isFrozen(event)).toBe(true);
-      expect(event.kind === 'deletion' && Object.isFrozen(event.targets)).toBe(true);
-    });
-  });
-
   describe('field rules', () => {
     it('lists every failing field of a message, in the message and in issues', () => {
       // given a message breaking four rules at once
@@ -410,74 +257,6 @@ describe('event factories', () => {
         'message',
         [`id: ${NOT_UUID}`],
       );
-    });
-  });
-
-  describe('parseEvent', () => {
-    it('keeps an imported event’s own id and timestamp and fills the other defaults', () => {
-      // given an event exported elsewhere, with an old timestamp and an offset
-      const wire = {
-        kind: 'message',
-        id: ID_A.toUpperCase(),
-        timestamp: '2019-06-01T09:30:00.5+02:00',
-        speaker: 'user',
-        content: 'from the archive',
-      };
-      // when it is parsed
-      const event = parseEvent(wire);
-      // then its id (lowercased) and instant are kept, not regenerated
-      expect(event).toEqual({
-        kind: 'message',
-        id: ID_A,
-        timestamp: '2019-06-01T07:30:00.500Z',
-        seq: null,
-        sessionId: null,
-        source: 'unknown',
-        actor: null,
-        speaker: 'user',
-        content: 'from the archive',
-      });
-    });
-
-    it('rejects an imported event without id or timestamp instead of generating them', () => {
-      const error = validationErrorOf(() =>
-        parseEvent({ kind: 'recall', query: 'q', recalled: [] }),
-      );
-      expect(error.message.startsWith('Invalid event: ')).toBe(true);
-      expect(error.issues.map((i) => i.path).sort()).toEqual(['id', 'timestamp']);
-    });
-
-    it('rejects an unknown kind', () => {
-      const error = validationErrorOf(() =>
-        parseEvent({ kind: 'note', id: ID_A, timestamp: '2026-01-01T00:00:00Z' }),
-      );
-      expect(error.issues.map((i) => i.path)).toEqual(['kind']);
-    });
-
-    it('applies the same field rules as the factories', () => {
-      const error = validationErrorOf(() =>
-        parseEvent({
-          kind: 'document',
-          id: ID_A,
-          timestamp: '2026-01-01T00:00:00Z',
-          name: '',
-          text: 't',
-          sha256: 'xyz',
-        }),
-      );
-      expectFailures(error, 'event', [`name: ${BLANK}`, 'sha256: must be 64 lowercase hex digits']);
-    });
-
-    it('keeps a seq carried by the input', () => {
-      const event = parseEvent({
-        kind: 'deletion',
-        id: ID_A,
-        timestamp: '2026-01-01T00:00:00Z',
-        seq: 4,
-        targets: [ID_B],
-        reason: 'r',
-      });
-      expect(event.seq).toBe(4);
     });
   });
 });
