@@ -15,7 +15,13 @@ import {
   RecordMessageCommand,
 } from '../../src/nest.js';
 import { openInMemoryStore } from '../../src/store/in-memory.event-log.js';
-import { eventually, nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
+import {
+  eventually,
+  nestStoreKinds,
+  useMemoryApp,
+  startMemoryApp,
+  type MemoryApp,
+} from './nest-stores.js';
 
 const kinds = nestStoreKinds();
 
@@ -32,15 +38,7 @@ const say = (app: MemoryApp, memoryId: string | undefined, content: string) =>
   app.commands.execute(new RecordMessageCommand(memoryId, { speaker: 'u', content }));
 
 describe.each(kinds)('MemoryModule subscriptions on $name', (kind) => {
-  let app: MemoryApp;
-  beforeEach(async () => {
-    await kind.setup();
-    app = await startMemoryApp({ store: kind.config() }, { providers: [AppliedRecorder] });
-  });
-  afterEach(async () => {
-    await app.moduleRef.close();
-    await kind.cleanup();
-  });
+  const app = useMemoryApp(kind, { providers: [AppliedRecorder] });
 
   it('changes$ replays a memory from a seq, then delivers every later event once, in order', async () => {
     await say(app, 'm1', 'a');

@@ -18,20 +18,12 @@ import {
   SearchMemoryQuery,
 } from '../../src/nest.js';
 import { rejectionOf } from '../support/collect.js';
-import { nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
+import { nestStoreKinds, useMemoryApp } from './nest-stores.js';
 
 const kinds = nestStoreKinds();
 
 describe.each(kinds)('MemoryModule commands and queries on $name', (kind) => {
-  let app: MemoryApp;
-  beforeEach(async () => {
-    await kind.setup();
-    app = await startMemoryApp({ store: kind.config() });
-  });
-  afterEach(async () => {
-    await app.moduleRef.close();
-    await kind.cleanup();
-  });
+  const app = useMemoryApp(kind);
 
   it('records a message and a document in the default memory and reads them in the state', async () => {
     const { commands, queries } = app;

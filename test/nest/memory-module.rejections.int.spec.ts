@@ -12,7 +12,7 @@ import {
   SearchMemoryQuery,
 } from '../../src/nest.js';
 import { rejectionOf } from '../support/collect.js';
-import { nestStoreKinds, startMemoryApp, type MemoryApp } from './nest-stores.js';
+import { nestStoreKinds, useMemoryApp } from './nest-stores.js';
 
 const kinds = nestStoreKinds();
 const UNKNOWN_ID = '0193a4c2-0000-7000-8000-0000000000aa';
@@ -28,15 +28,7 @@ const paths = (error: Rejection) => (error.issues ?? []).map((issue) => issue.pa
 const untyped = <T>(value: unknown) => value as T;
 
 describe.each(kinds)('MemoryModule rejections on $name', (kind) => {
-  let app: MemoryApp;
-  beforeEach(async () => {
-    await kind.setup();
-    app = await startMemoryApp({ store: kind.config() });
-  });
-  afterEach(async () => {
-    await app.moduleRef.close();
-    await kind.cleanup();
-  });
+  const app = useMemoryApp(kind);
 
   it('rejects invalid fields with VALIDATION_FAILED listing every failing path', async () => {
     const { commands } = app;

@@ -72,6 +72,41 @@ export async function startMemoryApp(
   return { moduleRef, commands: moduleRef.get(CommandBus), queries: moduleRef.get(QueryBus) };
 }
 
+/**
+ * Registers the per-test lifecycle of an app on `kind` (store set-up, boot, close, clean-up) and
+ * returns a handle whose buses are those of the current test's app.
+ */
+export function useMemoryApp(
+  kind: NestStoreKind,
+  extra: Pick<ModuleMetadata, 'imports' | 'providers'> = {},
+): MemoryApp {
+  let current: MemoryApp | undefined;
+  beforeEach(async () => {
+    await kind.setup();
+    current = await startMemoryApp({ store: kind.config() }, extra);
+  });
+  afterEach(async () => {
+    await current?.moduleRef.close();
+    current = undefined;
+    await kind.cleanup();
+  });
+  const app = (): MemoryApp => {
+    if (!current) throw new Error('The memory app exists only while a test runs.');
+    return current;
+  };
+  return {
+    get moduleRef() {
+      return app().moduleRef;
+    },
+    get commands() {
+      return app().commands;
+    },
+    get queries() {
+      return app().queries;
+    },
+  };
+}
+
 /** Polls `check` until it returns true, failing after `timeoutMs`. */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
