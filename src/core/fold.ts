@@ -24,6 +24,25 @@ export interface Fold {
   state(): MemoryState;
   /** The seq of the last applied event, `null` when none. */
   readonly lastSeq: number | null;
+  /**
+   * Read-only access to the fold's own structures, without the copy `state()` makes: for read
+   * models that answer as-of queries on large logs after every append. Valid until the next
+   * `apply`; callers must not keep it.
+   */
+  view(): FoldView;
+}
+
+/** The live structures of a fold (see {@link Fold.view}). */
+export interface FoldView {
+  readonly messages: readonly Sequenced<Message>[];
+  readonly documents: readonly Sequenced<Document>[];
+  /** Deleted id -> the Deletion that deleted it. */
+  readonly deleted: ReadonlyMap<string, Sequenced<Deletion>>;
+  /** The deletion seq of every deleted message, ascending (deletions arrive in seq order). */
+  readonly deletedMessageSeqs: readonly number[];
+  /** The deletion seq of every deleted document, ascending. */
+  readonly deletedDocumentSeqs: readonly number[];
+  readonly lastSeq: number | null;
 }
 
 /** Starts a fold, empty or from a state produced earlier (a snapshot). */
@@ -40,6 +59,13 @@ export function startFold(from?: MemoryState): Fold {
   // write one (invariant 9), and a full replay detects it.
   for (const deletion of Object.values(from?.deleted ?? {})) known.set(deletion.id, null);
   const deleted = new Map<string, Sequenced<Deletion>>(Object.entries(from?.deleted ?? {}));
+  const deletedSeqsOf = (kind: 'message' | 'document') =>
+    [...deleted]
+      .filter(([id]) => known.get(id)?.kind === kind)
+      .map(([, deletion]) => deletion.seq)
+      .sort((a, b) => a - b);
+  const deletedMessageSeqs: number[] = deletedSeqsOf('message');
+  const deletedDocumentSeqs: number[] = deletedSeqsOf('document');
   const recallStats = new Map<string, RecallStat>(Object.entries(from?.recallStats ?? {}));
   let lastSeq = from?.lastSeq ?? null;
   let cached: MemoryState | undefined = from;
@@ -102,6 +128,7 @@ export function startFold(from?: MemoryState): Fold {
           if (!known.get(id)) violated(event, `deletes ${id}, which is not content in this memory`);
           if (deleted.has(id)) violated(event, `deletes ${id}, which was already deleted`);
           deleted.set(id, event as Sequenced<Deletion>);
+          (known.get(id)!.kind === 'message' ? deletedMessageSeqs : deletedDocumentSeqs).push(seq);
         }
         break;
       default:
@@ -130,5 +157,13 @@ export function startFold(from?: MemoryState): Fold {
     get lastSeq() {
       return lastSeq;
     },
+    view: () => ({
+      messages,
+      documents,
+      deleted,
+      deletedMessageSeqs,
+      deletedDocumentSeqs,
+      lastSeq,
+    }),
   };
 }

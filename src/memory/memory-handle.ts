@@ -125,7 +125,7 @@ export class MemoryHandle {
     const { upToSeq, ...page } = options;
     await this.models.runner.catchUp();
     if (upToSeq !== undefined) checkSeq(upToSeq, 'upToSeq', -1);
-    const current = this.models.state.state();
+    const current = this.models.state.view();
     return pageAsOf(current, this.models.items, upToSeq ?? current.lastSeq ?? -1, page);
   }
 

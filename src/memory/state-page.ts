@@ -4,7 +4,13 @@
  * the id index ("as-of indexes"), whose lists are in seq order, with binary searches. The
  * result equals `pageOfState(replay(prefix))` — a test holds the two paths together.
  */
-import { MemoryError, type MemoryState, type RecallStat, type Sequenced } from '../core/index.js';
+import {
+  MemoryError,
+  type FoldView,
+  type MemoryState,
+  type RecallStat,
+  type Sequenced,
+} from '../core/index.js';
 import type { ItemIndexProjection } from '../projections/index.js';
 import type { StatePage } from './memory.types.js';
 
@@ -79,27 +85,13 @@ function countUpTo<T>(list: readonly T[], n: number, seqOf: (item: T) => number)
   return lo;
 }
 
-/** Deletion seqs of deleted messages and documents, sorted; built once per state. */
-const deletionSeqCache = new WeakMap<MemoryState, { messages: number[]; documents: number[] }>();
-function deletionSeqs(state: MemoryState) {
-  let cached = deletionSeqCache.get(state);
-  if (!cached) {
-    const of = (list: readonly Sequenced[]) =>
-      list
-        .flatMap((item) => (state.deleted[item.id] ? [state.deleted[item.id]!.seq] : []))
-        .sort((a, b) => a - b);
-    cached = { messages: of(state.messages), documents: of(state.documents) };
-    deletionSeqCache.set(state, cached);
-  }
-  return cached;
-}
-
 /**
  * A page of the state as it stood right after `upToSeq` (`-1`: before the first event),
- * computed from the current state and the id index without folding the log again.
+ * computed from the fold's live structures and the id index: no fold of the log again, and no
+ * copy of the whole state either (a live memory changes its state on every append).
  */
 export function pageAsOf(
-  current: MemoryState,
+  current: FoldView,
   items: ItemIndexProjection,
   upToSeq: number,
   options: PageOptions = {},
@@ -107,7 +99,7 @@ export function pageAsOf(
   const page = resolvePage(options);
   const n = Math.min(upToSeq, current.lastSeq ?? -1);
   const bySeq = (e: Sequenced) => e.seq;
-  const deletedAt = (id: string) => current.deleted[id]?.seq ?? Infinity;
+  const deletedAt = (id: string) => current.deleted.get(id)?.seq ?? Infinity;
   const visiblePage = <T extends Sequenced>(list: readonly T[]): T[] => {
     const out: T[] = [];
     let skipped = 0;
@@ -121,10 +113,9 @@ export function pageAsOf(
   };
   const visibleMessages = visiblePage(current.messages);
   const visibleDocuments = visiblePage(current.documents);
-  const seqs = deletionSeqs(current);
   const messages = countUpTo(current.messages, n, bySeq);
   const documents = countUpTo(current.documents, n, bySeq);
-  const deleted = Object.fromEntries(Object.entries(current.deleted).filter(([, d]) => d.seq <= n));
+  const deleted = Object.fromEntries([...current.deleted].filter(([, d]) => d.seq <= n));
   const recallStats: Record<string, RecallStat> = {};
   for (const item of [...visibleMessages, ...visibleDocuments]) {
     const recalls = items.get(item.id)?.recalls ?? [];
@@ -141,8 +132,8 @@ export function pageAsOf(
     totals: {
       messages,
       documents,
-      visibleMessages: messages - countUpTo(seqs.messages, n, (s) => s),
-      visibleDocuments: documents - countUpTo(seqs.documents, n, (s) => s),
+      visibleMessages: messages - countUpTo(current.deletedMessageSeqs, n, (s) => s),
+      visibleDocuments: documents - countUpTo(current.deletedDocumentSeqs, n, (s) => s),
       deleted: Object.keys(deleted).length,
     },
     deleted,

@@ -2,6 +2,7 @@ import {
   deepFreeze,
   startFold,
   type Fold,
+  type FoldView,
   type MemoryState,
   type Sequenced,
 } from '../core/index.js';
@@ -17,6 +18,11 @@ export class MemoryStateProjection implements Projection {
 
   apply(event: Sequenced): void {
     this.fold.apply(event);
+  }
+
+  /** The fold's live structures, without copying (see `Fold.view`). */
+  view(): FoldView {
+    return this.fold.view();
   }
 
   /** The current state (frozen, shared until the next event). */

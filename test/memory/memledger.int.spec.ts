@@ -1,7 +1,12 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { replay } from '../../src/core/index.js';
 import { openInMemorySnapshotStore } from '../../src/projections/index.js';
-import { openMemledger, sweepExpired, type Memledger } from '../../src/memory/index.js';
+import {
+  openMemledger,
+  pageOfState,
+  sweepExpired,
+  type Memledger,
+} from '../../src/memory/index.js';
 import { rejectionOf } from '../support/collect.js';
 import { storeKinds } from './stores.js';
 
@@ -247,6 +252,12 @@ describe('memledger read models across restarts', () => {
     const after = await again.state();
     expect(after).toEqual(before);
     expect(after).toEqual(replay(await again.readEvents()));
+    const log = await again.readEvents();
+    for (const n of [-1, 3, 7, before.lastSeq!]) {
+      expect(await again.statePage({ upToSeq: n })).toEqual(
+        pageOfState(replay(log.slice(0, n + 1))),
+      );
+    }
     expect((await again.search('tea', { limit: 10 })).map((h) => h.id).sort()).toEqual(
       ids.filter((id) => id !== ids[2]).sort(),
     );
