@@ -87,7 +87,12 @@ export function createSearchIndex(from?: SearchIndexSnapshot): SearchIndex {
       };
       const hits: SearchHit[] = [];
       if (!(limit > 0)) return hits;
-      for (const result of engine.search(query, { filter: (r) => visible(String(r.id)) })) {
+      // Searching "now" with nothing deleted (the common case) needs no per-hit filter.
+      const filter =
+        asOf === Infinity && deletedAt.size === 0
+          ? undefined
+          : (r: { id: unknown }) => visible(String(r.id));
+      for (const result of engine.search(query, filter ? { filter } : {})) {
         const entry = written.get(String(result.id))!;
         hits.push({ id: String(result.id), kind: entry.kind, seq: entry.seq, score: result.score });
         if (hits.length >= limit) break;
