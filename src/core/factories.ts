@@ -14,7 +14,7 @@ import {
   type MemoryEvent as MemoryEventType,
 } from './events.js';
 import type { z } from 'zod';
-import { deepFreeze, markValidated, parseOrThrow } from './validate.js';
+import { deepFreeze, markValidated, parseOrThrow, requireObject } from './validate.js';
 
 /** Where new ids and timestamps come from. */
 export interface EventDefaults {
@@ -43,7 +43,7 @@ function create<E extends MemoryEventType>(
   input: object,
   defaults: EventDefaults,
 ): E {
-  const withDefaults: Record<string, unknown> = { ...input, kind };
+  const withDefaults: Record<string, unknown> = { ...requireObject(input, kind), kind };
   // Only fill what the caller left out: an explicit invalid value must still be rejected.
   if (withDefaults.id === undefined) withDefaults.id = (defaults.newId ?? uuidv7)();
   if (withDefaults.timestamp === undefined)

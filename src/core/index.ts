@@ -18,5 +18,6 @@ export {
   isValidated,
   markValidated,
   parseOrThrow,
+  requireObject,
   toValidationIssues,
 } from './validate.js';

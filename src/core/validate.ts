@@ -27,6 +27,23 @@ export function parseOrThrow<S extends z.ZodType>(
   throw new MemoryError(code, `Invalid ${what}: ${list}.`, { issues, cause: result.error });
 }
 
+/**
+ * Returns `input` when it is a plain object; otherwise throws `VALIDATION_FAILED` for `(root)`.
+ * Callers from JavaScript or HTTP can pass anything; spreading a string or null into an event
+ * would give misleading field errors, so the wrong shape is named as such.
+ */
+export function requireObject<T>(input: T, what: string): T {
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return input;
+  const received = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
+  throw new MemoryError(
+    'VALIDATION_FAILED',
+    `Invalid ${what}: (root): must be an object, received ${received}.`,
+    {
+      issues: [{ path: '(root)', message: 'must be an object' }],
+    },
+  );
+}
+
 /** Freezes a value and everything reachable from it, so events cannot change once created. */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

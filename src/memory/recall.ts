@@ -1,6 +1,7 @@
 import {
   createRecall,
   parseOrThrow,
+  requireObject,
   Recall,
   isMemoryError,
   MemoryError,
@@ -24,11 +25,7 @@ export async function auditableRecall(
   settings: MemorySettings,
   request: RecallRequest,
 ): Promise<RecallResult> {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-    throw new MemoryError('VALIDATION_FAILED', 'Invalid recall: (root): must be an object.', {
-      issues: [{ path: '(root)', message: 'must be an object' }],
-    });
-  }
+  requireObject(request, 'recall');
   parseOrThrow(Recall.pick({ query: true }), { query: request.query }, 'recall');
   const limit = request.limit ?? settings.recallLimit;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) {

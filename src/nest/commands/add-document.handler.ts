@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Document, Sequenced } from '../../core/index.js';
-import { objectInput } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { AddDocumentCommand } from './add-document.command.js';
 
@@ -14,6 +13,6 @@ export class AddDocumentHandler implements ICommandHandler<AddDocumentCommand> {
   /** Validates, appends through the store's guard, returns the stored event. */
   async execute({ memoryId, input }: AddDocumentCommand): Promise<Sequenced<Document>> {
     const memory = await this.memories.get(memoryId);
-    return memory.addDocument(objectInput(input, 'document'));
+    return memory.addDocument(input);
   }
 }

@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Deletion, Sequenced } from '../../core/index.js';
-import { objectInput } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { DeleteContentCommand } from './delete-content.command.js';
 
@@ -14,6 +13,6 @@ export class DeleteContentHandler implements ICommandHandler<DeleteContentComman
   /** Validates, appends through the store's guard, returns the stored event. */
   async execute({ memoryId, input }: DeleteContentCommand): Promise<Sequenced<Deletion>> {
     const memory = await this.memories.get(memoryId);
-    return memory.deleteContent(objectInput(input, 'deletion'));
+    return memory.deleteContent(input);
   }
 }

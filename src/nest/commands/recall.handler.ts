@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { RecallResult } from '../../memory/index.js';
-import { recallRequest } from '../input.js';
+import { definedOptions } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { RecallCommand } from './recall.command.js';
 
@@ -14,6 +14,7 @@ export class RecallHandler implements ICommandHandler<RecallCommand> {
   /** Returns the Recall on record and the items it put in the context. */
   async execute({ memoryId, request }: RecallCommand): Promise<RecallResult> {
     const memory = await this.memories.get(memoryId);
-    return memory.recall(recallRequest(request));
+    // The facade checks the query (and the request's shape) with the Recall event's own rule.
+    return memory.recall({ ...definedOptions(request, 'recall'), query: request.query });
   }
 }

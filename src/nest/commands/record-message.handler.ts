@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Message, Sequenced } from '../../core/index.js';
-import { objectInput } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { RecordMessageCommand } from './record-message.command.js';
 
@@ -14,6 +13,6 @@ export class RecordMessageHandler implements ICommandHandler<RecordMessageComman
   /** Validates, appends through the store's guard, returns the stored event. */
   async execute({ memoryId, input }: RecordMessageCommand): Promise<Sequenced<Message>> {
     const memory = await this.memories.get(memoryId);
-    return memory.recordMessage(objectInput(input, 'message'));
+    return memory.recordMessage(input);
   }
 }

@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Recall, Sequenced } from '../../core/index.js';
-import { objectInput } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { RecordRecallCommand } from './record-recall.command.js';
 
@@ -14,6 +13,6 @@ export class RecordRecallHandler implements ICommandHandler<RecordRecallCommand>
   /** Validates, appends through the store's guard, returns the stored event. */
   async execute({ memoryId, input }: RecordRecallCommand): Promise<Sequenced<Recall>> {
     const memory = await this.memories.get(memoryId);
-    return memory.recordRecall(objectInput(input, 'recall'));
+    return memory.recordRecall(input);
   }
 }

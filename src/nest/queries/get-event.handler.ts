@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { EventLookup } from '../../memory/index.js';
-import { stringInput } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { GetEventQuery } from './get-event.query.js';
 
@@ -14,6 +13,6 @@ export class GetEventHandler implements IQueryHandler<GetEventQuery> {
   /** The event, whether it was deleted, and by which Deletion. */
   async execute({ memoryId, id }: GetEventQuery): Promise<EventLookup> {
     const memory = await this.memories.get(memoryId);
-    return memory.getEvent(stringInput(id, 'id', 'event lookup'));
+    return memory.getEvent(id);
   }
 }

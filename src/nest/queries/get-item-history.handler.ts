@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ItemHistory } from '../../memory/index.js';
-import { stringInput } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { GetItemHistoryQuery } from './get-item-history.query.js';
 
@@ -14,6 +13,6 @@ export class GetItemHistoryHandler implements IQueryHandler<GetItemHistoryQuery>
   /** The item's history; `EVENT_NOT_FOUND` when the id is not in the memory. */
   async execute({ memoryId, id }: GetItemHistoryQuery): Promise<ItemHistory> {
     const memory = await this.memories.get(memoryId);
-    return memory.history(stringInput(id, 'id', 'item history'));
+    return memory.history(id);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { SearchResult } from '../../memory/index.js';
-import { definedOptions, stringInput } from '../input.js';
+import { definedOptions } from '../input.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { SearchMemoryQuery } from './search-memory.query.js';
 
@@ -14,6 +14,6 @@ export class SearchMemoryHandler implements IQueryHandler<SearchMemoryQuery> {
   /** The best visible matches, each with its content. */
   async execute({ memoryId, query, options }: SearchMemoryQuery): Promise<SearchResult[]> {
     const memory = await this.memories.get(memoryId);
-    return memory.search(stringInput(query, 'query', 'search'), definedOptions(options, 'search'));
+    return memory.search(query, definedOptions(options, 'search'));
   }
 }
