@@ -53,16 +53,7 @@ export function kindOfType(type: string, seq: number, where: string): EventKind 
  * why (unknown type, type and kind disagree, or a schema rule broken).
  */
 export function decodeEvent(type: string, data: unknown, seq: number, where: string): Sequenced {
-  const kind = KIND_OF_TYPE.get(type);
-  if (kind === undefined) {
-    throw new MemoryError(
-      'EVENT_DECODE_FAILED',
-      `Stored event at ${where} seq ${seq} has unknown type ${JSON.stringify(type)}.`,
-      {
-        details: { where, seq, type },
-      },
-    );
-  }
+  const kind = kindOfType(type, seq, where);
   const parsed = MemoryEvent.safeParse({
     ...(data as object),
     kind: (data as { kind?: unknown } | null)?.kind ?? kind,
