@@ -7,8 +7,8 @@
 import {
   decideAppend,
   idsNamedBy,
+  indexStoredEvent,
   isMemoryError,
-  type Sequenced,
   type StoredEntry,
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
@@ -47,24 +47,13 @@ async function entriesFor(
   let lastSeq: number | null = null;
   for await (const event of log.read()) {
     lastSeq = event.seq;
-    if (ids.has(event.id)) entries.set(event.id, entryOf(event));
-    if (event.kind !== 'deletion') continue;
-    for (const target of event.targets) {
-      const entry = entries.get(target);
-      if (entry && entry.deletedBy === null) {
-        entries.set(target, { ...entry, deletedBy: { id: event.id, seq: event.seq } });
-      }
+    // Only what the file names (and the deletions that may have removed it) is kept in memory.
+    if (ids.has(event.id) || event.kind === 'deletion') {
+      indexStoredEvent(entries, event, ids.has(event.id));
     }
   }
   return { entries, lastSeq };
 }
-
-const entryOf = (event: Sequenced): StoredEntry => ({
-  kind: event.kind,
-  seq: event.seq,
-  deletedBy: null,
-  event,
-});
 
 /** Runs the append guard over the whole file without writing. */
 export async function planImport(log: EventLog, lines: readonly ImportLine[]): Promise<ImportPlan> {
@@ -86,15 +75,7 @@ export async function planImport(log: EventLog, lines: readonly ImportLine[]): P
       }
       // Later lines see this one as if it had been written, as the real batches will.
       head = written.seq;
-      entries.set(written.id, entryOf(written));
-      if (written.kind === 'deletion') {
-        for (const target of written.targets) {
-          entries.set(target, {
-            ...entries.get(target)!,
-            deletedBy: { id: written.id, seq: written.seq },
-          });
-        }
-      }
+      indexStoredEvent(entries, written, true);
       fresh.push(line);
     } catch (error) {
       if (!isMemoryError(error)) throw error;

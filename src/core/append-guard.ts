@@ -34,6 +34,27 @@ export interface AppendDecision {
   readonly stored: readonly Sequenced[];
 }
 
+/**
+ * Records a stored event in an id index, as every store's guard view needs it: the event's own
+ * entry, and `deletedBy` on the content a Deletion removes (the first deletion wins; a target the
+ * index does not hold is left out). `keepEvent` keeps the event itself for idempotency checks.
+ */
+export function indexStoredEvent(
+  entries: Map<string, StoredEntry>,
+  event: Sequenced,
+  keepEvent: boolean,
+): void {
+  const own = { kind: event.kind, seq: event.seq, deletedBy: null };
+  entries.set(event.id, keepEvent ? { ...own, event } : own);
+  if (event.kind !== 'deletion') return;
+  for (const target of event.targets) {
+    const entry = entries.get(target);
+    if (entry !== undefined && entry.deletedBy === null) {
+      entries.set(target, { ...entry, deletedBy: { id: event.id, seq: event.seq } });
+    }
+  }
+}
+
 /** Every id an append touches: the events' own ids, deletion targets and recalled ids. */
 export function idsNamedBy(events: readonly MemoryEvent[]): Set<string> {
   const ids = new Set<string>();

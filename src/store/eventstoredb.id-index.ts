@@ -13,7 +13,7 @@
  * (invariant 9: the same id appended again) reads that single revision, which happens only on
  * retries.
  */
-import { MemoryError, type Sequenced, type StoredEntry } from '../core/index.js';
+import { indexStoredEvent, MemoryError, type Sequenced, type StoredEntry } from '../core/index.js';
 import { readFrom, type EsdbStream } from './eventstoredb.reads.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
@@ -59,16 +59,8 @@ export class IdIndex {
         { details: { memoryId: this.memoryId, expected, actual: event.seq } },
       );
     }
-    this.byId.set(event.id, { kind: event.kind, seq: event.seq, deletedBy: null });
-    if (event.kind === 'deletion') {
-      for (const target of event.targets) {
-        const entry = this.byId.get(target);
-        // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
-        if (entry !== undefined && entry.deletedBy === null) {
-          this.byId.set(target, { ...entry, deletedBy: { id: event.id, seq: event.seq } });
-        }
-      }
-    }
+    // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
+    indexStoredEvent(this.byId, event, false);
     this.last = event.seq;
   }
 }

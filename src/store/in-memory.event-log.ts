@@ -4,6 +4,7 @@
  */
 import {
   decideAppend,
+  indexStoredEvent,
   MemoryError,
   type MemoryEvent,
   type Sequenced,
@@ -85,13 +86,7 @@ function inMemoryLog(memoryId: string, open: () => MemoryLog, isClosed: () => bo
       );
       for (const event of decision.toWrite) {
         m.events.push(event);
-        m.entries.set(event.id, { kind: event.kind, seq: event.seq, deletedBy: null, event });
-        if (event.kind === 'deletion') {
-          for (const target of event.targets) {
-            const entry = m.entries.get(target)!;
-            m.entries.set(target, { ...entry, deletedBy: { id: event.id, seq: event.seq } });
-          }
-        }
+        indexStoredEvent(m.entries, event, true);
       }
       if (decision.toWrite.length > 0) m.changes.notify();
       return decision.stored;
