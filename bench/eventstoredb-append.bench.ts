@@ -7,7 +7,7 @@
  */
 import { EventStoreDBClient, jsonEvent } from '@eventstore/db-client';
 import { encodeEvent } from '../src/store/codec.js';
-import { openEventStoreDbStore } from '../src/store/eventstoredb.event-log.js';
+import { openEventStoreDbStore } from '../src/store/eventstoredb/eventstoredb.event-log.js';
 import { startEsdbTestServer } from '../test/support/esdb-test-server/index.js';
 import { report, syntheticLog, timeMs } from './support.js';
 

@@ -4,7 +4,7 @@
  */
 import { createDocument } from '../src/core/index.js';
 import { openMemledger } from '../src/memory/index.js';
-import { openInMemoryStore } from '../src/store/in-memory.event-log.js';
+import { openInMemoryStore } from '../src/store/in-memory/in-memory.event-log.js';
 import { percentile, report, timeMs, words } from './support.js';
 
 export async function benchRecall(documents = 100_000, samples = 300): Promise<void> {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { encodeEvent } from '../src/store/codec.js';
-import { openSqliteStore } from '../src/store/sqlite.event-log.js';
-import { CREATE_SCHEMA } from '../src/store/sqlite.schema.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import { CREATE_SCHEMA } from '../src/store/sqlite/sqlite.schema.js';
 import { report, syntheticLog, timeMs } from './support.js';
 
 export async function benchSqliteAppend(

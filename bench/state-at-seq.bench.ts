@@ -3,7 +3,7 @@
  * in-memory store, against the current state (already folded) measured in the same run.
  */
 import { openMemledger } from '../src/memory/index.js';
-import { openInMemoryStore } from '../src/store/in-memory.event-log.js';
+import { openInMemoryStore } from '../src/store/in-memory/in-memory.event-log.js';
 import { percentile, report, syntheticLog, timeMs } from './support.js';
 
 export async function benchStateAtSeq(n = 100_000, samples = 40): Promise<void> {

@@ -3,4 +3,4 @@ export {
   openEventStoreDbStore,
   type EventStoreDbStoreExtra,
   type EventStoreDbStoreOptions,
-} from './store/eventstoredb.event-log.js';
+} from './store/eventstoredb/eventstoredb.event-log.js';

@@ -5,7 +5,7 @@
  */
 export * from './core/index.js';
 export type * from './store/event-log.port.js';
-export { openInMemoryStore } from './store/in-memory.event-log.js';
+export { openInMemoryStore } from './store/in-memory/in-memory.event-log.js';
 export { encodeEvent, decodeEvent, type EncodedEvent, type EventType } from './store/codec.js';
 export * from './memory/index.js';
 export {

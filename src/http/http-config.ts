@@ -47,7 +47,7 @@ export interface ResolvedHttpConfig {
 export const HTTP_CONFIG = Symbol('MEMLEDGER_HTTP_CONFIG');
 
 /** The package's `web/` folder (two levels above `src/http` or `dist/http`). */
-export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 
 /** Applies the defaults. */
 export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {

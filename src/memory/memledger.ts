@@ -5,7 +5,8 @@
 import { DEFAULT_MEMORY_ID, type EventDefaults } from '../core/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import type { SnapshotStore } from '../projections/index.js';
-import { MemoryHandle, type MemorySettings } from './memory-handle.js';
+import { MemoryHandle } from './memory-handle.js';
+import type { MemorySettings } from './memory.types.js';
 import { startReadModels } from './memory-read-models.js';
 import { bm25Retriever, type Retriever } from './retriever.js';
 

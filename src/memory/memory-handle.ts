@@ -14,7 +14,6 @@ import {
   type DeletionInput,
   type DocumentInput,
   type Document,
-  type EventDefaults,
   type MemoryState,
   type Message,
   type MessageInput,
@@ -28,23 +27,15 @@ import type { MemoryReadModels } from './memory-read-models.js';
 import type {
   EventLookup,
   ItemHistory,
+  MemorySettings,
   RecallRequest,
   RecallResult,
   SearchResult,
   StatePage,
 } from './memory.types.js';
 import { auditableRecall } from './recall.js';
-import type { Retriever } from './retriever.js';
 import { eventsFrom } from './changes.js';
 import { pageAsOf, type PageOptions } from './state-page.js';
-
-/** Settings shared by every memory of a memledger. */
-export interface MemorySettings {
-  readonly defaults: EventDefaults;
-  readonly retriever: Retriever;
-  readonly recallLimit: number;
-  readonly recallRetries: number;
-}
 
 /** One memory's commands and queries. */
 export class MemoryHandle {

@@ -1,5 +1,6 @@
 import type {
   ContentEvent,
+  EventDefaults,
   Deletion,
   MemoryEvent,
   MemoryState,
@@ -8,6 +9,7 @@ import type {
   Sequenced,
 } from '../core/index.js';
 import type { RecallUse } from '../projections/index.js';
+import type { Retriever } from './retriever.js';
 
 /** Fields every command may carry. */
 export interface CommandContext {
@@ -66,4 +68,12 @@ export interface StatePage {
   readonly deleted: MemoryState['deleted'];
   /** Recall statistics of the items on this page. */
   readonly recallStats: Readonly<Record<string, RecallStat>>;
+}
+
+/** Settings shared by every memory of a memledger. */
+export interface MemorySettings {
+  readonly defaults: EventDefaults;
+  readonly retriever: Retriever;
+  readonly recallLimit: number;
+  readonly recallRetries: number;
 }

@@ -9,7 +9,7 @@ import {
   type Sequenced,
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
-import type { MemorySettings } from './memory-handle.js';
+import type { MemorySettings } from './memory.types.js';
 import type { MemoryReadModels } from './memory-read-models.js';
 import type { RecallRequest, RecallResult } from './memory.types.js';
 

@@ -3,8 +3,8 @@
  * for, so the embedded default never loads gRPC.
  */
 import type { MemoryStore } from './event-log.port.js';
-import { openInMemoryStore } from './in-memory.event-log.js';
-import { openSqliteStore, type SqliteStoreOptions } from './sqlite.event-log.js';
+import { openInMemoryStore } from './in-memory/in-memory.event-log.js';
+import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite.event-log.js';
 
 /** Which store to open. */
 export type StoreConfig =
@@ -23,7 +23,7 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
     case 'existing':
       return config.store;
     case 'eventstoredb': {
-      const { openEventStoreDbStore } = await import('./eventstoredb.event-log.js');
+      const { openEventStoreDbStore } = await import('./eventstoredb/eventstoredb.event-log.js');
       return openEventStoreDbStore({ connectionString: config.connectionString });
     }
   }

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StartedTestContainer } from 'testcontainers';
-import { openEventStoreDbStore } from '../../src/store/eventstoredb.event-log.js';
+import { openEventStoreDbStore } from '../../src/store/eventstoredb/eventstoredb.event-log.js';
 import { describeEventLogContract } from '../store-contract/index.js';
 
 const IMAGE = 'docker.kurrent.io/kurrent-latest/kurrentdb:latest';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { replay } from '../../src/core/index.js';
 import { openMemledger, pageOfState } from '../../src/memory/index.js';
-import { openInMemoryStore } from '../../src/store/in-memory.event-log.js';
+import { openInMemoryStore } from '../../src/store/in-memory/in-memory.event-log.js';
 import { buildLog, opsArbitrary, sequenced } from '../support/arbitraries.js';
 import { rejectionOf } from '../support/collect.js';
 

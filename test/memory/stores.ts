@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemoryStore } from '../../src/store/event-log.port.js';
-import { openInMemoryStore } from '../../src/store/in-memory.event-log.js';
-import { openSqliteStore } from '../../src/store/sqlite.event-log.js';
+import { openInMemoryStore } from '../../src/store/in-memory/in-memory.event-log.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 
 /** A store kind the facade and Nest tests run on, with a way to reopen the same data. */
 export interface StoreKind {

@@ -14,7 +14,7 @@ import {
   ReadEventsQuery,
   RecordMessageCommand,
 } from '../../src/nest.js';
-import { openInMemoryStore } from '../../src/store/in-memory.event-log.js';
+import { openInMemoryStore } from '../../src/store/in-memory/in-memory.event-log.js';
 import {
   eventually,
   nestStoreKinds,

@@ -4,7 +4,7 @@
  * Usage: node --import tsx sqlite-append-child.ts <path> <count> <label>
  */
 import { createMessage } from '../../src/core/index.js';
-import { openSqliteStore } from '../../src/store/sqlite.event-log.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 
 const [path, count, label] = process.argv.slice(2);
 const store = openSqliteStore({ path: path! });

@@ -13,7 +13,12 @@
  * (invariant 9: the same id appended again) reads that single revision, which happens only on
  * retries.
  */
-import { indexStoredEvent, MemoryError, type Sequenced, type StoredEntry } from '../core/index.js';
+import {
+  indexStoredEvent,
+  MemoryError,
+  type Sequenced,
+  type StoredEntry,
+} from '../../core/index.js';
 import { readFrom, type EsdbStream } from './eventstoredb.reads.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */

@@ -11,8 +11,8 @@ import {
   type EventStoreDBClient,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { MemoryError, type Sequenced } from '../core/index.js';
-import { decodeEvent } from './codec.js';
+import { MemoryError, type Sequenced } from '../../core/index.js';
+import { decodeEvent } from '../codec.js';
 import {
   isStreamNotFound,
   translateEsdbError,

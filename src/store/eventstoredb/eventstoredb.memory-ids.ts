@@ -15,7 +15,7 @@ import {
   streamNameFilter,
   type AllStreamResolvedEvent,
 } from '@eventstore/db-client';
-import { MemoryId } from '../core/index.js';
+import { MemoryId } from '../../core/index.js';
 import { translateEsdbError } from './eventstoredb.errors.js';
 import type { EsdbContext } from './eventstoredb.reads.js';
 

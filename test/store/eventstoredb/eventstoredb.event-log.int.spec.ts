@@ -1,6 +1,6 @@
-import { openEventStoreDbStore } from '../../src/store/eventstoredb.event-log.js';
-import { describeEventLogContract } from '../store-contract/index.js';
-import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
+import { openEventStoreDbStore } from '../../../src/store/eventstoredb/eventstoredb.event-log.js';
+import { describeEventLogContract } from '../../store-contract/index.js';
+import { startEsdbTestServer, type EsdbTestServer } from '../../support/esdb-test-server/index.js';
 
 let server: EsdbTestServer | undefined;
 const open = () => openEventStoreDbStore({ connectionString: server!.connectionString });

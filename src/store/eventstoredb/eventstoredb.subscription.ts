@@ -8,7 +8,7 @@
  * event, and any event at or below it that a server might send again is dropped by seq.
  */
 import type { ResolvedEvent, StreamSubscription } from '@eventstore/db-client';
-import { MemoryError, type Sequenced } from '../core/index.js';
+import { MemoryError, type Sequenced } from '../../core/index.js';
 import { isUnreachable } from './eventstoredb.errors.js';
 import { decodeResolved, fail, startOf, type EsdbStream } from './eventstoredb.reads.js';
 

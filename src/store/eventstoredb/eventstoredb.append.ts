@@ -27,8 +27,8 @@ import {
   type MemoryEvent,
   type Sequenced,
   type StoredEntry,
-} from '../core/index.js';
-import { encodeEvent } from './codec.js';
+} from '../../core/index.js';
+import { encodeEvent } from '../codec.js';
 import { isWrongExpectedVersion } from './eventstoredb.errors.js';
 import { catchUp, type IdIndex, type IndexedMemory } from './eventstoredb.id-index.js';
 import { fail, readOne, type EsdbStream } from './eventstoredb.reads.js';

@@ -9,19 +9,19 @@ import {
   type MemoryEvent,
   type Sequenced,
   type StoredEntry,
-} from '../core/index.js';
-import { validateAppendInput } from './append-input.js';
-import { catchUpThenLive } from './catch-up-subscription.js';
-import { ChangeNotifier } from './change-notifier.js';
+} from '../../core/index.js';
+import { validateAppendInput } from '../append-input.js';
+import { catchUpThenLive } from '../catch-up-subscription.js';
+import { ChangeNotifier } from '../change-notifier.js';
 import type {
   AppendOptions,
   EventLog,
   MemoryStore,
   ReadOptions,
   SubscribeOptions,
-} from './event-log.port.js';
-import { checkMemoryId } from './memory-id.js';
-import { resolveReadRange } from './read-range.js';
+} from '../event-log.port.js';
+import { checkMemoryId } from '../memory-id.js';
+import { resolveReadRange } from '../read-range.js';
 
 interface MemoryLog {
   readonly events: Sequenced[];

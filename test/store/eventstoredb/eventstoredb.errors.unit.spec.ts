@@ -4,8 +4,12 @@ import {
   UnavailableError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
-import { MemoryError } from '../../src/core/index.js';
-import { parseEndpoint, redact, translateEsdbError } from '../../src/store/eventstoredb.errors.js';
+import { MemoryError } from '../../../src/core/index.js';
+import {
+  parseEndpoint,
+  redact,
+  translateEsdbError,
+} from '../../../src/store/eventstoredb/eventstoredb.errors.js';
 
 const scope = (closed = false) => ({
   endpoint: 'node1:2113',

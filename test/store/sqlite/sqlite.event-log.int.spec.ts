@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore } from '../../src/store/sqlite.event-log.js';
-import { describeEventLogContract } from '../store-contract/index.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite.event-log.js';
+import { describeEventLogContract } from '../../store-contract/index.js';
 
 let dir = '';
 const file = () => join(dir, 'memledger.db');

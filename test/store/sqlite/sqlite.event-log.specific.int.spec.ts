@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { openSqliteStore } from '../../src/store/sqlite.event-log.js';
-import type { MemoryStore } from '../../src/store/event-log.port.js';
-import { readAll, rejectionOf, take } from '../support/collect.js';
-import { message } from '../support/events.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite.event-log.js';
+import type { MemoryStore } from '../../../src/store/event-log.port.js';
+import { readAll, rejectionOf, take } from '../../support/collect.js';
+import { message } from '../../support/events.js';
 
 const run = promisify(execFile);
-const child = join(import.meta.dirname, '..', 'support', 'sqlite-append-child.ts');
+const child = join(import.meta.dirname, '..', '..', 'support', 'sqlite-append-child.ts');
 const appendFromAnotherProcess = (path: string, count: number, label: string) =>
   run(process.execPath, ['--import', 'tsx', child, path, String(count), label]);
 

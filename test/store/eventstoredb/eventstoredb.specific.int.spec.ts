@@ -3,16 +3,16 @@
  * racing instances, vendor error translation, and the stream layout other tools read.
  */
 import { EventStoreDBClient, jsonEvent, type ResolvedEvent } from '@eventstore/db-client';
-import { replay, type MemoryEvent, type Sequenced } from '../../src/core/index.js';
-import { encodeEvent } from '../../src/store/codec.js';
-import type { MemoryStore } from '../../src/store/event-log.port.js';
+import { replay, type MemoryEvent, type Sequenced } from '../../../src/core/index.js';
+import { encodeEvent } from '../../../src/store/codec.js';
+import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import {
   openEventStoreDbStore,
   type EventStoreDbStoreExtra,
-} from '../../src/store/eventstoredb.event-log.js';
-import { readAll, rejectionOf, take } from '../support/collect.js';
-import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
-import { deletionOf, doc, message, recallOf } from '../support/events.js';
+} from '../../../src/store/eventstoredb/eventstoredb.event-log.js';
+import { readAll, rejectionOf, take } from '../../support/collect.js';
+import { startEsdbTestServer, type EsdbTestServer } from '../../support/esdb-test-server/index.js';
+import { deletionOf, doc, message, recallOf } from '../../support/events.js';
 
 let server: EsdbTestServer;
 const stores: MemoryStore[] = [];

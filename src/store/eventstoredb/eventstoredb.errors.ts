@@ -3,7 +3,7 @@
  * leaves src/store. Errors are recognised structurally (`type`, grpc `code`), not by
  * `instanceof`, so a second copy of the client package in node_modules cannot defeat the mapping.
  */
-import { isMemoryError, MemoryError } from '../core/index.js';
+import { isMemoryError, MemoryError } from '../../core/index.js';
 
 /** grpc status codes that mean "the server could not be reached in time" (UNAVAILABLE, DEADLINE_EXCEEDED). */
 const UNREACHABLE_GRPC_CODES = new Set([14, 4]);

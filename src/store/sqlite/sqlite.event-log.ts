@@ -12,20 +12,20 @@ import {
   MemoryError,
   type MemoryEvent,
   type StoredEntry,
-} from '../core/index.js';
-import { validateAppendInput } from './append-input.js';
-import { catchUpThenLive } from './catch-up-subscription.js';
-import { ChangeNotifier } from './change-notifier.js';
-import { decodeJsonEvent, encodeEvent, kindOfType } from './codec.js';
+} from '../../core/index.js';
+import { validateAppendInput } from '../append-input.js';
+import { catchUpThenLive } from '../catch-up-subscription.js';
+import { ChangeNotifier } from '../change-notifier.js';
+import { decodeJsonEvent, encodeEvent, kindOfType } from '../codec.js';
 import type {
   AppendOptions,
   EventLog,
   MemoryStore,
   ReadOptions,
   SubscribeOptions,
-} from './event-log.port.js';
-import { checkMemoryId } from './memory-id.js';
-import { resolveReadRange } from './read-range.js';
+} from '../event-log.port.js';
+import { checkMemoryId } from '../memory-id.js';
+import { resolveReadRange } from '../read-range.js';
 import { CREATE_SCHEMA, SQLITE_SCHEMA_VERSION } from './sqlite.schema.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
 

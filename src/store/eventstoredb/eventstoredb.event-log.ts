@@ -9,15 +9,15 @@
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { MemoryError, type MemoryEvent } from '../core/index.js';
-import { validateAppendInput } from './append-input.js';
+import { MemoryError, type MemoryEvent } from '../../core/index.js';
+import { validateAppendInput } from '../append-input.js';
 import type {
   AppendOptions,
   EventLog,
   MemoryStore,
   ReadOptions,
   SubscribeOptions,
-} from './event-log.port.js';
+} from '../event-log.port.js';
 import { guardedAppend } from './eventstoredb.append.js';
 import { parseEndpoint, redact } from './eventstoredb.errors.js';
 import { catchUp, indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
@@ -31,8 +31,8 @@ import {
   type EsdbContext,
 } from './eventstoredb.reads.js';
 import { resilientSubscription } from './eventstoredb.subscription.js';
-import { checkMemoryId } from './memory-id.js';
-import { resolveReadRange } from './read-range.js';
+import { checkMemoryId } from '../memory-id.js';
+import { resolveReadRange } from '../read-range.js';
 
 /**
  * Where the store connects: a connection string (`esdb://`, `esdb+discover://`, TLS on or off;

@@ -1,4 +1,0 @@
-import { openInMemoryStore } from '../../src/store/in-memory.event-log.js';
-import { describeEventLogContract } from '../store-contract/index.js';
-
-describeEventLogContract('in-memory', { open: async () => openInMemoryStore() });
