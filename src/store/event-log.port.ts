@@ -2,6 +2,7 @@
  * The store port: a per-memory, append-only event log. Every adapter (in-memory, SQLite,
  * EventStoreDB) implements it and passes the one contract suite in test/store-contract.
  */
+import type Database from 'better-sqlite3';
 import type { MemoryEvent, Sequenced } from '../core/index.js';
 
 /** Options of {@link EventLog.append}. */
@@ -67,4 +68,23 @@ export interface MemoryStore {
   memoryIds(): Promise<string[]>;
   /** Releases connections and ends open subscriptions. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Present on a store whose own database can hold the read models (SQLite): they are then
+   * written in the same transaction as each append, so a writer reads its own writes at once.
+   */
+  readonly embedded?: EmbeddedDatabase;
+}
+
+/** Called inside an append's transaction, after the guard decided and the events were inserted. */
+export type AppendHook = (memoryId: string, written: readonly Sequenced[]) => void;
+
+/** A store database that read models may share (see {@link MemoryStore.embedded}). */
+export interface EmbeddedDatabase {
+  /** The store's connection; read-model tables live beside the log's. */
+  readonly database: Database.Database;
+  /**
+   * Registers the hook every append runs inside its transaction. A hook that throws rolls back
+   * its own writes only (it runs in a savepoint): read models never make an append fail.
+   */
+  onAppend(hook: AppendHook): void;
 }

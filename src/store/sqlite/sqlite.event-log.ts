@@ -11,6 +11,7 @@ import {
   idsNamedBy,
   MemoryError,
   type MemoryEvent,
+  type Sequenced,
   type StoredEntry,
 } from '../../core/index.js';
 import { validateAppendInput } from '../append-input.js';
@@ -18,6 +19,7 @@ import { catchUpThenLive } from '../catch-up-subscription.js';
 import { ChangeNotifier } from '../change-notifier.js';
 import { decodeJsonEvent, encodeEvent, kindOfType } from '../codec.js';
 import type {
+  AppendHook,
   AppendOptions,
   EventLog,
   MemoryStore,
@@ -65,8 +67,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
       throw translateSqliteError(error, what, options.path);
     }
   };
+  const hooks: AppendHook[] = [];
   const context: SqliteContext = {
     statements,
+    hooks,
     run,
     pollMs: options.pollMs ?? 100,
     isClosed: () => closed,
@@ -75,6 +79,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
 
   return {
     description: `SQLite ${options.path}`,
+    embedded: { database: db, onAppend: (hook) => void hooks.push(hook) },
     log(memoryId) {
       const id = checkMemoryId(memoryId);
       return run('open memory', () => sqliteLog(id, context, notifierOf(id)));
@@ -95,6 +100,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
 
 interface SqliteContext {
   readonly statements: Statements;
+  readonly hooks: readonly AppendHook[];
   readonly run: <T>(what: string, work: () => T) => T;
   readonly pollMs: number;
   readonly path: string;
@@ -164,9 +170,22 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
           sql.insertDeletion.run(memoryId, target, event.id, event.seq);
       }
     }
+    if (decision.toWrite.length > 0) {
+      try {
+        runHooks(ctx.hooks, memoryId, decision.toWrite);
+      } catch {
+        // The savepoint is rolled back: the read models stay at their checkpoint and the next
+        // query's catch-up applies these events again (and reports the error if it persists).
+      }
+    }
     return decision;
   };
   const guardedAppend = sql.db.transaction(appendTx);
+  const runHooks = sql.db.transaction(
+    (hooks: readonly AppendHook[], id: string, written: readonly Sequenced[]) => {
+      for (const hook of hooks) hook(id, written);
+    },
+  );
 
   return {
     memoryId,
