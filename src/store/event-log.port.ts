@@ -87,4 +87,6 @@ export interface EmbeddedDatabase {
    * its own writes only (it runs in a savepoint): read models never make an append fail.
    */
   onAppend(hook: AppendHook): void;
+  /** Events of one memory by seq, read on the store's connection; absent seqs are left out. */
+  eventsAt(memoryId: string, seqs: readonly number[]): Map<number, Sequenced>;
 }

@@ -79,7 +79,19 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
 
   return {
     description: `SQLite ${options.path}`,
-    embedded: { database: db, onAppend: (hook) => void hooks.push(hook) },
+    embedded: {
+      database: db,
+      onAppend: (hook) => void hooks.push(hook),
+      eventsAt: (memoryId, seqs) => {
+        const where = `SQLite ${options.path} memory ${memoryId}`;
+        const out = new Map<number, Sequenced>();
+        for (const seq of seqs) {
+          const row = statements.readForwards.get(memoryId, seq, seq, 1);
+          if (row) out.set(seq, decodeJsonEvent(row.type, row.payload, row.seq, where));
+        }
+        return out;
+      },
+    },
     log(memoryId) {
       const id = checkMemoryId(memoryId);
       return run('open memory', () => sqliteLog(id, context, notifierOf(id)));
