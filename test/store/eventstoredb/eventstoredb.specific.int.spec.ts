@@ -2,7 +2,12 @@
  * What only the EventStoreDB store promises beyond the contract: surviving a dropped node,
  * racing instances, vendor error translation, and the stream layout other tools read.
  */
-import { EventStoreDBClient, jsonEvent, type ResolvedEvent } from '@eventstore/db-client';
+import {
+  EventStoreDBClient,
+  jsonEvent,
+  type AppendResult,
+  type ResolvedEvent,
+} from '@eventstore/db-client';
 import { replay, type MemoryEvent, type Sequenced } from '../../../src/core/index.js';
 import { encodeEvent } from '../../../src/store/codec.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
@@ -44,8 +49,14 @@ const writeRaw = (client: EventStoreDBClient, event: MemoryEvent, stream = 'memo
   const { id, type, data } = encodeEvent(event);
   return client.appendToStream(stream, jsonEvent({ id, type, data: data as never }));
 };
-/** A client that runs `before` ahead of each of its appends: another writer getting in first. */
-const racedClient = (before: () => Promise<void>): EventStoreDBClient => {
+/**
+ * A client that runs `before` ahead of each of its appends (another writer getting in first)
+ * and hands each append's result to `after`.
+ */
+const racedClient = (
+  before: () => Promise<void>,
+  after: (result: AppendResult) => void = () => undefined,
+): EventStoreDBClient => {
   const client = rawClient();
   return new Proxy(client, {
     get(target, property) {
@@ -55,7 +66,9 @@ const racedClient = (before: () => Promise<void>): EventStoreDBClient => {
       if (property !== 'appendToStream') return method.bind(target);
       return async (...args: unknown[]) => {
         await before();
-        return method.apply(target, args);
+        const result = (await method.apply(target, args)) as AppendResult;
+        after(result);
+        return result;
       };
     },
   });
@@ -190,6 +203,55 @@ describe('EventStoreDB store: racing instances', () => {
     expect((await rawEvents(peer, 'memory-default')).map((r) => r.event!.id)).toEqual([mine.id]);
     expect(stored).toEqual([{ ...same, seq: 0 }]);
     expect(await rawEvents(peer, 'memory-dup')).toHaveLength(1);
+  });
+});
+
+describe('EventStoreDB store: the server’s id idempotency behind a warm id index', () => {
+  // The index already holds seq 0, so the guard decides without a read and appends at revision
+  // 0. A peer has meanwhile stored the same id at revision 1; the server's strong idempotency
+  // check compares ids only and answers that append "success" with revision 1, exactly what a
+  // fresh write would answer. Only reading revision 1 back tells the two apart.
+  const raceOnWarmIndex = async (peerWrites: (mine: MemoryEvent) => MemoryEvent) => {
+    const peer = rawClient();
+    let pending: MemoryEvent | undefined;
+    const answers: AppendResult[] = [];
+    const client = racedClient(
+      async () => {
+        const event = pending;
+        pending = undefined;
+        if (event !== undefined) await writeRaw(peer, event);
+      },
+      (result) => answers.push(result),
+    );
+    const log = openOn(client).log();
+    const [first] = await log.append([message('warms the index')]);
+    const mine = message('my content');
+    pending = peerWrites(mine);
+    const outcome = await log.append([mine]).then(
+      (stored) => ({ stored }),
+      (error: unknown) => ({ error: error as { code?: string } }),
+    );
+    const raw = await rawEvents(peer, 'memory-default');
+    return { first: first!, mine, outcome, answers, raw };
+  };
+
+  it('rejects with ID_CONFLICT an id the peer stored with other content, though the server answered the append as written', async () => {
+    const { first, mine, outcome, answers, raw } = await raceOnWarmIndex((event) => ({
+      ...event,
+      content: 'their content, same id',
+    }));
+
+    expect(answers[1]?.nextExpectedRevision).toBe(1n);
+    expect('error' in outcome && outcome.error.code).toBe('ID_CONFLICT');
+    expect(raw.map((r) => r.event!.id)).toEqual([first.id, mine.id]);
+    expect(raw[1]!.event!.data).toMatchObject({ content: 'their content, same id' });
+  });
+
+  it('returns the peer’s stored event and writes nothing when it stored the same id with the same content', async () => {
+    const { mine, outcome, raw } = await raceOnWarmIndex((event) => event);
+
+    expect(outcome).toEqual({ stored: [{ ...mine, seq: 1 }] });
+    expect(raw).toHaveLength(2);
   });
 });
 
