@@ -17,7 +17,7 @@ import {
 import { validateAppendInput } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
 import { ChangeNotifier } from '../change-notifier.js';
-import { decodeJsonEvent, encodeEvent, kindOfType } from '../codec.js';
+import { kindOfType } from '../codec.js';
 import type {
   AppendHook,
   AppendOptions,
@@ -28,7 +28,8 @@ import type {
 } from '../event-log.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
-import { CREATE_SCHEMA, SQLITE_SCHEMA_VERSION } from './sqlite.schema.js';
+import { decodeRow, encodeRow, idKey, idOfKey, typeOfCode } from './sqlite.codec.js';
+import { prepareLayout } from './sqlite.migrate.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -51,6 +52,8 @@ export interface SqliteStoreOptions {
 export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const db = openDatabase(options);
   const statements = prepareStatements(db);
+  const typeOf = (code: number) => typeOfCode(code, (c) => statements.typeName.get(c));
+  const decode = (row: EventRow, where: string) => decodeRow(row, typeOf(row.type), where);
   const notifiers = new Map<string, ChangeNotifier>();
   const notifierOf = (memoryId: string) => {
     let n = notifiers.get(memoryId);
@@ -70,6 +73,8 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const hooks: AppendHook[] = [];
   const context: SqliteContext = {
     statements,
+    typeOf,
+    decode,
     hooks,
     run,
     pollMs: options.pollMs ?? 100,
@@ -87,7 +92,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
         const out = new Map<number, Sequenced>();
         for (const seq of seqs) {
           const row = statements.readForwards.get(memoryId, seq, seq, 1);
-          if (row) out.set(seq, decodeJsonEvent(row.type, row.payload, row.seq, where));
+          if (row) out.set(seq, decode(row, where));
         }
         return out;
       },
@@ -112,6 +117,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
 
 interface SqliteContext {
   readonly statements: Statements;
+  /** The wire type of a stored type code. */
+  readonly typeOf: (code: number) => string;
+  readonly decode: (row: EventRow, where: string) => Sequenced;
   readonly hooks: readonly AppendHook[];
   readonly run: <T>(what: string, work: () => T) => T;
   readonly pollMs: number;
@@ -126,17 +134,11 @@ function openDatabase(options: SqliteStoreOptions): Database.Database {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    db.exec(CREATE_SCHEMA);
-    const version = db
-      .prepare("SELECT value FROM memledger_meta WHERE key = 'schema_version'")
-      .pluck()
-      .get();
-    if (version !== SQLITE_SCHEMA_VERSION) {
+    try {
+      prepareLayout(db, options.path);
+    } catch (error) {
       db.close();
-      throw new MemoryError(
-        'STORE_FAILED',
-        `SQLite file ${options.path} has schema version ${String(version)}; this memledger reads version ${SQLITE_SCHEMA_VERSION}.`,
-      );
+      throw error;
     }
     return db;
   } catch (error) {
@@ -147,20 +149,20 @@ function openDatabase(options: SqliteStoreOptions): Database.Database {
 function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier): EventLog {
   const { statements: sql, run } = ctx;
   const where = `SQLite ${ctx.path} memory ${memoryId}`;
-  const decode = (row: EventRow) => decodeJsonEvent(row.type, row.payload, row.seq, where);
+  const decode = (row: EventRow) => ctx.decode(row, where);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
   /** What the log holds for `ids`; events themselves decoded only for `own` (idempotency checks). */
   const entriesOf = (ids: Iterable<string>, own: ReadonlySet<string>): Map<string, StoredEntry> => {
     const entries = new Map<string, StoredEntry>();
     for (const id of ids) {
-      const row = (own.has(id) ? sql.entryWithPayload : sql.entry).get(memoryId, id);
+      const row = (own.has(id) ? sql.entryWithPayload : sql.entry).get(memoryId, idKey(id));
       if (!row) continue;
       const deletedBy =
-        row.deletion_id === null ? null : { id: row.deletion_id, seq: row.deletion_seq! };
-      const kind = kindOfType(row.type, row.seq, where);
+        row.deletion_id === null ? null : { id: idOfKey(row.deletion_id), seq: row.deletion_seq! };
+      const kind = kindOfType(ctx.typeOf(row.type), row.seq, where);
       const event = row.payload === null ? undefined : decode({ ...row, payload: row.payload });
       entries.set(
-        row.id,
+        id,
         event ? { kind, seq: row.seq, deletedBy, event } : { kind, seq: row.seq, deletedBy },
       );
     }
@@ -174,12 +176,27 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
       events,
       expectedLastSeq,
     );
+    // The memory's key is recorded only by an append that writes, so every memory listed holds events.
+    if (decision.toWrite.length > 0) sql.insertMemory.run(memoryId);
     for (const event of decision.toWrite) {
-      const { type, data } = encodeEvent(event);
-      sql.insertEvent.run(memoryId, event.seq, event.id, type, JSON.stringify(data));
+      const { id, type, version, payload } = encodeRow(event);
+      const { lastInsertRowid } = sql.insertEvent.run(
+        memoryId,
+        event.seq,
+        id,
+        type,
+        version,
+        payload,
+      );
       if (event.kind === 'deletion') {
-        for (const target of event.targets)
-          sql.insertDeletion.run(memoryId, target, event.id, event.seq);
+        for (const target of event.targets) {
+          // The guard checked every target exists; a miss here would leave deleted content readable.
+          if (sql.insertDeletion.run(lastInsertRowid, memoryId, idKey(target)).changes !== 1)
+            throw new MemoryError(
+              'STORE_FAILED',
+              `Deletion target ${target} has no row in ${where}.`,
+            );
+        }
       }
     }
     if (decision.toWrite.length > 0) {

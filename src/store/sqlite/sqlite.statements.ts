@@ -1,74 +1,87 @@
 import type Database from 'better-sqlite3';
+import type { StoredRow } from './sqlite.codec.js';
 
-/** A stored row of `events`. */
-export interface EventRow {
-  readonly seq: number;
-  readonly type: string;
-  readonly payload: string;
-}
+/** A stored row of `event_log`, as the reads select it. */
+export type EventRow = StoredRow;
 
 /** What the guard needs of one id: its row (payload only when asked for) and its Deletion. */
 export interface EntryRow {
-  readonly id: string;
   readonly seq: number;
-  readonly type: string;
+  readonly id: Uint8Array | string;
+  readonly type: number;
   readonly payload: string | null;
-  readonly deletion_id: string | null;
+  readonly deletion_id: Uint8Array | string | null;
   readonly deletion_seq: number | null;
 }
 
 /** The prepared statements of the SQLite store: inserts and selects only. */
 export interface Statements {
   readonly db: Database.Database;
+  /** Records a memory's key, if it has none yet; run only in an append that writes. */
+  readonly insertMemory: Database.Statement<[string]>;
   /** Plucked: the highest seq of a memory, or null. */
   readonly lastSeq: Database.Statement<[string], number | null>;
   /** Plucked: every memory id that holds an event. */
   readonly memoryIds: Database.Statement<[], string>;
   /** One id's row with its Deletion, payload included (for idempotency comparisons). */
-  readonly entryWithPayload: Database.Statement<[string, string], EntryRow>;
+  readonly entryWithPayload: Database.Statement<[string, Buffer | string], EntryRow>;
   /** One id's row with its Deletion, without the payload (a deletion target, a recalled id). */
-  readonly entry: Database.Statement<[string, string], EntryRow>;
+  readonly entry: Database.Statement<[string, Buffer | string], EntryRow>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
-  readonly insertEvent: Database.Statement<[string, number, string, string, string]>;
-  readonly insertDeletion: Database.Statement<[string, string, string, number]>;
+  /** memory id, seq, id key, type code, version, payload. */
+  readonly insertEvent: Database.Statement<
+    [string, number, Buffer | string, number, number, string]
+  >;
+  /** deletion pos, memory id, target id key. */
+  readonly insertDeletion: Database.Statement<[number | bigint, string, Buffer | string]>;
+  /** Plucked: the name of a type code memledger does not write (found in a migrated file). */
+  readonly typeName: Database.Statement<[number], string>;
 }
+
+/** The key of the memory named by the statement's first parameter. */
+const MEMORY = '(SELECT key FROM memories WHERE memory_id = ?)';
 
 /** Prepares every statement once per connection. */
 export function prepareStatements(db: Database.Database): Statements {
+  const entry = (payload: string) =>
+    // A point lookup on (memory, id); the Deletion's id and seq come from its own row.
+    db.prepare<[string, Buffer | string], EntryRow>(
+      `SELECT e.seq, e.id, e.type, ${payload} AS payload, d.id AS deletion_id, d.seq AS deletion_seq
+         FROM event_log e
+         LEFT JOIN event_deletions x ON x.target_pos = e.pos
+         LEFT JOIN event_log d ON d.pos = x.deletion_pos
+        WHERE e.memory = ${MEMORY} AND e.id = ?`,
+    );
   return {
     db,
+    insertMemory: db.prepare<[string]>(
+      'INSERT INTO memories (memory_id) VALUES (?) ON CONFLICT (memory_id) DO NOTHING',
+    ),
     lastSeq: db
-      .prepare<[string], number | null>('SELECT MAX(seq) FROM events WHERE memory_id = ?')
+      .prepare<[string], number | null>(`SELECT MAX(seq) FROM event_log WHERE memory = ${MEMORY}`)
       .pluck(),
-    memoryIds: db
-      .prepare<[], string>('SELECT DISTINCT memory_id FROM events ORDER BY memory_id')
-      .pluck(),
-    // Point lookups on the (memory_id, id) index. Payloads (possibly megabytes of document text)
-    // are read only for the ids being appended, which need a content comparison.
-    entryWithPayload: db.prepare<[string, string], EntryRow>(
-      `SELECT e.id, e.seq, e.type, e.payload, d.deletion_id, d.deletion_seq
-         FROM events e
-         LEFT JOIN deletions d ON d.memory_id = e.memory_id AND d.target_id = e.id
-        WHERE e.memory_id = ? AND e.id = ?`,
-    ),
-    entry: db.prepare<[string, string], EntryRow>(
-      `SELECT e.id, e.seq, e.type, NULL AS payload, d.deletion_id, d.deletion_seq
-         FROM events e
-         LEFT JOIN deletions d ON d.memory_id = e.memory_id AND d.target_id = e.id
-        WHERE e.memory_id = ? AND e.id = ?`,
-    ),
+    memoryIds: db.prepare<[], string>('SELECT memory_id FROM memories ORDER BY memory_id').pluck(),
+    // Payloads (possibly megabytes of document text) are read only for the ids being appended,
+    // which need a content comparison.
+    entryWithPayload: entry('e.payload'),
+    entry: entry('NULL'),
     readForwards: db.prepare<[string, number, number, number], EventRow>(
-      'SELECT seq, type, payload FROM events WHERE memory_id = ? AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?',
+      `SELECT seq, id, type, payload FROM event_log
+        WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?`,
     ),
     readBackwards: db.prepare<[string, number, number, number], EventRow>(
-      'SELECT seq, type, payload FROM events WHERE memory_id = ? AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ?',
+      `SELECT seq, id, type, payload FROM event_log
+        WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ?`,
     ),
-    insertEvent: db.prepare<[string, number, string, string, string]>(
-      'INSERT INTO events (memory_id, seq, id, type, payload) VALUES (?, ?, ?, ?, ?)',
+    insertEvent: db.prepare<[string, number, Buffer | string, number, number, string]>(
+      `INSERT INTO event_log (memory, seq, id, type, version, payload)
+       VALUES (${MEMORY}, ?, ?, ?, ?, ?)`,
     ),
-    insertDeletion: db.prepare<[string, string, string, number]>(
-      'INSERT INTO deletions (memory_id, target_id, deletion_id, deletion_seq) VALUES (?, ?, ?, ?)',
+    insertDeletion: db.prepare<[number | bigint, string, Buffer | string]>(
+      `INSERT INTO event_deletions (target_pos, deletion_pos)
+       SELECT target.pos, ? FROM event_log target WHERE target.memory = ${MEMORY} AND target.id = ?`,
     ),
+    typeName: db.prepare<[number], string>('SELECT type FROM event_types WHERE code = ?').pluck(),
   };
 }

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite.event-log.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import { readAll, rejectionOf, take } from '../../support/collect.js';
-import { message } from '../../support/events.js';
+import { deletionOf, doc, message } from '../../support/events.js';
 
 const run = promisify(execFile);
 const child = join(import.meta.dirname, '..', '..', 'support', 'sqlite-append-child.ts');
@@ -30,12 +30,35 @@ describe('SQLite store on a real file', () => {
   });
 
   it('refuses UPDATE and DELETE of events at the database level, even from a hand-written statement', async () => {
-    await store.log().append([message('history')]);
+    const [target] = await store.log().append([message('history')]);
+    await store.log().append([deletionOf([target!.id])]);
     const raw = new Database(path);
     try {
-      expect(() => raw.prepare("UPDATE events SET payload = '{}'").run()).toThrow(/append-only/);
-      expect(() => raw.prepare('DELETE FROM events').run()).toThrow(/append-only/);
-      expect(raw.prepare('SELECT COUNT(*) FROM events').pluck().get()).toBe(1);
+      for (const table of ['events', 'event_log', 'event_deletions', 'memories', 'event_types']) {
+        const column = table === 'events' ? 'seq' : 'rowid';
+        expect(() => raw.prepare(`UPDATE ${table} SET ${column} = 99`).run()).toThrow(
+          /append-only/,
+        );
+        expect(() => raw.prepare(`DELETE FROM ${table}`).run()).toThrow(/append-only/);
+      }
+      expect(raw.prepare('SELECT COUNT(*) FROM events').pluck().get()).toBe(2);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('writes the event schema version with every event, and the type as its code', async () => {
+    await store.log().append([message(), doc()]);
+    await store.log('other').append([message()]);
+    const raw = new Database(path, { readonly: true });
+    try {
+      expect(
+        raw.prepare('SELECT memory, seq, type, version FROM event_log ORDER BY pos').all(),
+      ).toEqual([
+        { memory: 1, seq: 0, type: 1, version: 1 },
+        { memory: 1, seq: 1, type: 2, version: 1 },
+        { memory: 2, seq: 0, type: 1, version: 1 },
+      ]);
     } finally {
       raw.close();
     }
@@ -47,7 +70,7 @@ describe('SQLite store on a real file', () => {
     try {
       expect(
         raw.prepare("SELECT value FROM memledger_meta WHERE key = 'schema_version'").pluck().get(),
-      ).toBe('1');
+      ).toBe('2');
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();

@@ -1,0 +1,104 @@
+/**
+ * How one event is laid out in a row of `event_log`: the id as 16 bytes, the wire type as a
+ * small integer code, the schema version, and a JSON payload holding everything else (the
+ * columns are not repeated in it). Decoding puts the columns back and validates through the
+ * shared codec, so it rebuilds exactly the event that was appended.
+ */
+import { EVENT_TYPES, MemoryError, type MemoryEvent, type Sequenced } from '../../core/index.js';
+import { decodeEvent, kindOfType, type EventType } from '../codec.js';
+
+/**
+ * The code of each wire type in `event_log.type`. Codes are part of the file format: never
+ * renumber one; a new kind takes the next free code below {@link FOREIGN_TYPE_CODES}.
+ */
+export const EVENT_TYPE_CODES = {
+  Message: 1,
+  Document: 2,
+  Recall: 3,
+  Deletion: 4,
+} as const satisfies Record<EventType, number>;
+
+/**
+ * First code given to a type this code does not write, found in a file (a 0.1.0 row written
+ * behind the store's back): kept so that nothing is lost, rejected when read.
+ */
+export const FOREIGN_TYPE_CODES = 1000;
+
+/** The event schema version this code writes in `event_log.version`. */
+export const EVENT_SCHEMA_VERSION = 1;
+
+const TYPE_OF_CODE = new Map<number, string>(
+  Object.entries(EVENT_TYPE_CODES).map(([type, code]) => [code, type]),
+);
+
+/** The wire type of a stored code; `lookup` names the codes the file holds beyond memledger's. */
+export function typeOfCode(code: number, lookup: (code: number) => string | undefined): string {
+  return TYPE_OF_CODE.get(code) ?? lookup(code) ?? `#${code}`;
+}
+
+/** A canonical event id: lowercase 8-4-4-4-12 hex, as the core schemas normalize every id. */
+const CANONICAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * An id as `event_log.id` holds it: 16 bytes for a canonical id; any other text (only a row
+ * written behind the store's back can carry one) stays text, so it is kept exactly and never
+ * mistaken for a UUID.
+ */
+export function idKey(id: string): Buffer | string {
+  return CANONICAL_ID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
+}
+
+/** The id text of a stored {@link idKey}. */
+export function idOfKey(key: Uint8Array | string): string {
+  if (typeof key === 'string') return key;
+  const hex = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The columns an event is written in. */
+export interface EncodedRow {
+  readonly id: Buffer | string;
+  readonly type: number;
+  readonly version: number;
+  /** The event's JSON without `seq`, `id` and `kind` (the columns hold them). */
+  readonly payload: string;
+}
+
+/** Encodes a validated event for `event_log`. */
+export function encodeRow(event: MemoryEvent): EncodedRow {
+  const { seq: _seq, id, kind: _kind, ...rest } = event;
+  return {
+    id: idKey(id),
+    type: EVENT_TYPE_CODES[EVENT_TYPES[event.kind]],
+    version: EVENT_SCHEMA_VERSION,
+    payload: JSON.stringify(rest),
+  };
+}
+
+/** A stored row of `event_log`, as read. */
+export interface StoredRow {
+  readonly seq: number;
+  readonly id: Uint8Array | string;
+  readonly type: number;
+  readonly payload: string;
+}
+
+/**
+ * Decodes a stored row at `where`. Fields the payload holds win over the columns' (a 0.1.0 row
+ * whose payload disagreed with its columns keeps its payload), so a mismatch between type and
+ * kind is still reported as the shared codec reports it.
+ */
+export function decodeRow(row: StoredRow, type: string, where: string): Sequenced {
+  let data: unknown;
+  try {
+    data = JSON.parse(row.payload);
+  } catch (cause) {
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `Stored event at ${where} seq ${row.seq} is not valid JSON.`,
+      { details: { where, seq: row.seq }, cause },
+    );
+  }
+  const kind = kindOfType(type, row.seq, where);
+  return decodeEvent(type, { kind, id: idOfKey(row.id), ...(data as object) }, row.seq, where);
+}
