@@ -1,0 +1,100 @@
+/**
+ * SQLite disk footprint: bytes on disk per event (the file after a checkpoint: log, indexes and
+ * guard tables) against the event's JSON payload bytes, for a realistic mix of messages (~200
+ * characters), documents (~1 KB), recalls and deletions.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  createDeletion,
+  createDocument,
+  createMessage,
+  createRecall,
+  type MemoryEvent,
+} from '../src/core/index.js';
+import { encodeEvent } from '../src/store/codec.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import { report, words } from './support.js';
+
+/**
+ * `n` valid events: 60 % messages of ~200 characters, 25 % documents of ~1 KB, a recall of
+ * three visible items every 10th event, a deletion of one visible item every 20th.
+ */
+export function diskMix(n: number): MemoryEvent[] {
+  let next = 0;
+  const defaults = {
+    newId: () => `0193c000-0000-7000-8000-${(next++).toString(16).padStart(12, '0')}`,
+    now: () => new Date(Date.UTC(2026, 0, 1) + next * 1500),
+  };
+  const events: MemoryEvent[] = [];
+  const visible: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let event: MemoryEvent;
+    if (i % 20 === 19 && visible.length > 10) {
+      const [target] = visible.splice((i * 7) % visible.length, 1);
+      event = createDeletion({ targets: [target!], reason: 'user asked to forget' }, defaults);
+    } else if (i % 10 === 9 && visible.length > 3) {
+      event = createRecall({ query: words(i, 3), recalled: visible.slice(-3) }, defaults);
+    } else if (i % 4 === 0) {
+      event = createDocument({ name: `doc-${i}.md`, text: words(i, 160) }, defaults);
+      visible.push(event.id);
+    } else {
+      event = createMessage(
+        { speaker: i % 2 ? 'assistant' : 'user', content: words(i, 32), sessionId: `s-${i >> 6}` },
+        defaults,
+      );
+      visible.push(event.id);
+    }
+    events.push(event);
+  }
+  return events;
+}
+
+/** The JSON payload bytes of an event as memledger 0.1.0 stored it (the event without seq). */
+export const payloadBytes = (event: MemoryEvent): number =>
+  Buffer.byteLength(JSON.stringify(encodeEvent(event).data));
+
+/** Bytes per table and index of a closed SQLite file, from the dbstat virtual table. */
+export function bytesByObject(path: string): Record<string, number> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db
+      .prepare<[], { name: string; bytes: number }>(
+        'SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC',
+      )
+      .all();
+    return Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Writes `n` events of {@link diskMix} through the SQLite store and reports bytes per event. */
+export async function benchDisk(n = 100_000): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'memledger-disk-'));
+  const path = join(dir, 'disk.db');
+  try {
+    const events = diskMix(n);
+    const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+    const log = store.log();
+    for (let i = 0; i < events.length; i += 500) await log.append(events.slice(i, i + 500));
+    // Closing the last connection checkpoints the WAL into the file and removes it.
+    await store.close();
+    const payload = events.reduce((sum, e) => sum + payloadBytes(e), 0);
+    const disk = statSync(path).size;
+    const figures: Record<string, number | string> = {
+      events: n,
+      'JSON payload bytes per event': payload / n,
+      'file bytes per event': disk / n,
+      'file / payload ratio': disk / payload,
+      'target ratio': '<= 1.3',
+    };
+    for (const [name, bytes] of Object.entries(bytesByObject(path)))
+      figures[`  ${name} bytes per event`] = bytes / n;
+    report('sqlite-disk', figures);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
