@@ -70,11 +70,12 @@ INSERT OR IGNORE INTO event_types (code, type) VALUES
     .join(', ')};
 `;
 
-/** SQL for the {@link idKey} of the id text `x` (the same rule, so both agree on every id). */
-export const idKeySql = (x: string) =>
-  `CASE WHEN ${x} GLOB '${CANONICAL_ID_GLOB}' THEN unhex(replace(${x}, '-', '')) ELSE ${x} END`;
 const hex = (n: number) => '[0-9a-f]'.repeat(n);
 const CANONICAL_ID_GLOB = [8, 4, 4, 4, 12].map(hex).join('-');
+
+/** SQL for the `idKey` (sqlite.codec.ts) of the id text `x` (the same rule, so both agree on every id). */
+export const idKeySql = (x: string) =>
+  `CASE WHEN ${x} GLOB '${CANONICAL_ID_GLOB}' THEN unhex(replace(${x}, '-', '')) ELSE ${x} END`;
 
 /** SQL for the id text of a stored id `x`. */
 const idTextSql = (x: string) =>
@@ -100,7 +101,11 @@ export const registerTypeSql = (type: string) => `
     SELECT COALESCE((SELECT MAX(code) + 1 FROM event_types WHERE code >= ${FOREIGN_TYPE_CODES}), ${FOREIGN_TYPE_CODES}), ${type}
      WHERE NOT EXISTS (SELECT 1 FROM event_types WHERE type = ${type})`;
 
-/** The 0.1.0-shaped view `events`: read it with any tool; an insert is stored in the log tables. */
+/**
+ * The 0.1.0-shaped view `events`: read it with any tool; an insert is stored in the log tables.
+ * Its payload is 0.1.0's text again (a payload that kept its own id or kind, see {@link payloadSql},
+ * repeats the key, and its own value, last, is the one a JSON parser keeps).
+ */
 export const CREATE_EVENTS_VIEW = `
 CREATE VIEW IF NOT EXISTS events (memory_id, seq, id, type, payload) AS
   SELECT m.memory_id, e.seq, ${idTextSql('e.id')}, t.type,
