@@ -85,10 +85,13 @@ export default tseslint.config(
   { files: ['*.js', 'scripts/*.mjs', 'bin/*.js'], rules: { 'no-restricted-syntax': 'off' } },
   layer(
     ['src/core/**/*.ts'],
-    [...frameworkAndIo, ...upperLayers('store', 'projections', 'memory', 'nest', 'http', 'cli')],
+    [
+      ...frameworkAndIo,
+      ...upperLayers('store', 'read-models', 'memory', 'nest', 'http', 'cli'),
+    ],
   ),
-  layer(['src/store/**/*.ts'], upperLayers('projections', 'memory', 'nest', 'http', 'cli')),
-  layer(['src/projections/**/*.ts'], upperLayers('memory', 'nest', 'http', 'cli')),
+  layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'http', 'cli')),
+  layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'http', 'cli')),
   layer(['src/memory/**/*.ts'], upperLayers('nest', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('http', 'cli')),
   prettier,

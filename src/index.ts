@@ -9,9 +9,8 @@ export { openInMemoryStore } from './store/in-memory/in-memory.event-log.js';
 export { encodeEvent, decodeEvent, type EncodedEvent, type EventType } from './store/codec.js';
 export * from './memory/index.js';
 export {
-  openFileSnapshotStore,
-  openInMemorySnapshotStore,
-  type ProjectionSnapshot,
-  type SnapshotStore,
+  openReadModelFile,
+  READ_MODEL_VERSION,
+  type ReadModelDb,
   type RecallUse,
-} from './projections/index.js';
+} from './read-models/index.js';

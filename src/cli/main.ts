@@ -7,6 +7,7 @@ import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
 import { registerAuditCommand } from './commands/audit.command.js';
 import { registerExportCommand } from './commands/export.command.js';
 import { registerImportCommand } from './commands/import.command.js';
+import { registerRebuildCommand } from './commands/rebuild.command.js';
 import { registerReplayCommand } from './commands/replay.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
 import { registerVerifyCommand } from './commands/verify.command.js';
@@ -26,6 +27,14 @@ export function buildProgram(): Command {
         'EventStoreDB/KurrentDB connection string; wins over --db (a --db typed on the command line beats EVENTSTORE_URL from the environment)',
       ).env('EVENTSTORE_URL'),
     )
+    .addOption(
+      new Option(
+        '--read-models <path>',
+        'read-model file for stores that cannot hold them (EventStoreDB); SQLite keeps them in its own file',
+      )
+        .env('MEMLEDGER_READ_MODELS')
+        .default('./data/read-models.db'),
+    )
     .option('--memory <id>', 'the memory to work on', DEFAULT_MEMORY_ID)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -35,6 +44,7 @@ export function buildProgram(): Command {
   registerReplayCommand(program);
   registerAuditCommand(program);
   registerVerifyCommand(program);
+  registerRebuildCommand(program);
   return program;
 }
 

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   readonly eventstore?: string;
   /** The memory to work on. @defaultValue `default` */
   readonly memory: string;
+  /** Read-model file of a store that cannot hold them. @defaultValue `./data/read-models.db` */
+  readonly readModels: string;
 }
 
 /** The global options as seen from a (sub)command. */
@@ -84,7 +86,7 @@ export function withLog<T>(
   );
 }
 
-/** Opens the memory `--memory` names through the facade (read models started), runs `work`, closes. */
+/** Opens the memory `--memory` names through the facade (its read models), runs `work`, closes. */
 export async function withMemory<T>(
   command: Command,
   work: (memory: MemoryHandle) => Promise<T>,
@@ -92,9 +94,10 @@ export async function withMemory<T>(
   return withStore(
     command,
     async (store) => {
-      const memledger = openMemledger({ store, closeStore: false });
+      const { memory, readModels } = globalOptionsOf(command);
+      const memledger = openMemledger({ store, closeStore: false, readModels });
       try {
-        return await work(await memledger.memory(globalOptionsOf(command).memory));
+        return await work(await memledger.memory(memory));
       } finally {
         await memledger.close();
       }

@@ -64,21 +64,18 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
 }
 
 /**
- * Where the read models' snapshots go, so a restart on a big log resumes from a checkpoint
- * instead of folding from zero: `MEMLEDGER_SNAPSHOTS`, else beside the SQLite file
- * (`<db>.snapshots/`), else `./data/snapshots` (EventStoreDB). A snapshot is only used when the
- * log still holds its last event at its checkpoint, so a stale or foreign one is ignored.
+ * Where the read models live when the store cannot hold them (EventStoreDB): the file
+ * `MEMLEDGER_READ_MODELS`, else `./data/read-models.db`. The SQLite store keeps them in its own
+ * file, so this is ignored there. Derived data: deleting the file costs only a rebuild.
  */
-export function snapshotDirFromEnv(env: NodeJS.ProcessEnv, store: StoreConfig): string {
-  const explicit = env.MEMLEDGER_SNAPSHOTS?.trim();
-  if (explicit) return explicit;
-  return store.kind === 'sqlite' ? `${store.path}.snapshots` : './data/snapshots';
+export function readModelsFromEnv(env: NodeJS.ProcessEnv): string {
+  return env.MEMLEDGER_READ_MODELS?.trim() || './data/read-models.db';
 }
 
 /**
  * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the store
  * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`) and
- * `MEMLEDGER_SNAPSHOTS`.
+ * `MEMLEDGER_READ_MODELS`.
  */
 export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const port = env.PORT?.trim();
@@ -95,7 +92,7 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
   const store = storeConfigFromEnv(env);
   return {
     store,
-    memory: { snapshots: { dir: snapshotDirFromEnv(env, store) } },
+    memory: { readModels: readModelsFromEnv(env) },
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(token ? { apiToken: token } : {}),

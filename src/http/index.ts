@@ -6,7 +6,7 @@ export { createApp, startServer, type RunningServer } from './create-app.js';
 export {
   DEFAULT_BODY_LIMIT,
   httpConfigFromEnv,
-  snapshotDirFromEnv,
+  readModelsFromEnv,
   resolveHttpConfig,
   type HttpConfig,
   type ResolvedHttpConfig,

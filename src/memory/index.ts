@@ -4,4 +4,11 @@ export * from './memory-handle.js';
 export * from './memory.types.js';
 export * from './retriever.js';
 export * from './retention.js';
-export { pageAsOf, pageOfState, MAX_PAGE, type PageOptions } from './state-page.js';
+export { pageOfState } from './state-page.js';
+export {
+  MAX_PAGE,
+  STATE_PAGE_BYTES,
+  type PageOptions,
+  type RecallUse,
+  type StatePage,
+} from '../read-models/index.js';

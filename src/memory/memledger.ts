@@ -1,24 +1,34 @@
 /**
  * memledger without a framework: `openMemledger({ store })` gives every capability the NestJS
  * module offers (the Nest handlers call this, so nothing is written twice).
+ *
+ * Memories open lazily, on first use, and close again when idle or when more than
+ * `maxOpenMemories` are open: an open memory holds only a few small objects (its read models
+ * are on disk), so thousands cost next to nothing, and no timer runs per memory.
  */
 import { DEFAULT_MEMORY_ID, type EventDefaults } from '../core/index.js';
+import {
+  MemoryReadModel,
+  openEmbeddedReadModels,
+  openReadModelFile,
+  type ReadModelDb,
+} from '../read-models/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
-import type { SnapshotStore } from '../projections/index.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
-import { startReadModels } from './memory-read-models.js';
 import { bm25Retriever, type Retriever } from './retriever.js';
 
 /** Options of {@link openMemledger}. */
 export interface MemledgerOptions {
   /** The event store (in-memory, SQLite or EventStoreDB). */
   readonly store: MemoryStore;
-  /** Where read-model snapshots are kept. @defaultValue none: read models fold from zero on start */
-  readonly snapshots?: SnapshotStore;
-  /** Snapshot every this many events. @defaultValue 1000 */
-  readonly snapshotEvery?: number;
-  /** Retrieval behind `recall`. @defaultValue BM25+ over the search projection */
+  /**
+   * Where the read models live when the store cannot hold them in its own file (every store but
+   * SQLite): a SQLite file path, or `:memory:`. Derived data: deleting the file costs a rebuild.
+   * @defaultValue ':memory:'
+   */
+  readonly readModels?: string;
+  /** Retrieval behind `recall`. @defaultValue BM25 over the search read model */
   readonly retriever?: Retriever;
   /** Items a recall returns when the request names no limit. @defaultValue 5 */
   readonly recallLimit?: number;
@@ -26,6 +36,10 @@ export interface MemledgerOptions {
   readonly recallRetries?: number;
   /** Clock and id generator for new events. @defaultValue wall clock, UUID v7 */
   readonly defaults?: EventDefaults;
+  /** Open memories kept at most; the least recently used closes first. @defaultValue 1000 */
+  readonly maxOpenMemories?: number;
+  /** A memory unused for this long closes (it reopens on next use). @defaultValue 300000 */
+  readonly idleCloseMs?: number;
   /** Whether `close()` also closes the store. @defaultValue true */
   readonly closeStore?: boolean;
 }
@@ -34,23 +48,32 @@ export interface MemledgerOptions {
 export interface Memledger {
   /** The store's description (kind and location). */
   readonly description: string;
-  /** One memory (default `default`); its read models start on first use. */
+  /** Where the read models live. */
+  readonly readModels: string;
+  /** One memory (default `default`), opened on first use. */
   memory(memoryId?: string): Promise<MemoryHandle>;
   /** Ids of the memories that hold events. */
   memoryIds(): Promise<string[]>;
-  /** The started memories (for sweepers and bridges that act on each). */
+  /** The memories open now (for sweepers and bridges that act on each). */
   openMemories(): MemoryHandle[];
-  /** Calls `listener` for each memory as its read models start (and at once for those started). */
+  /** Calls `listener` for each memory as it opens (and at once for those open now). */
   onMemoryOpened(listener: (memory: MemoryHandle) => void): () => void;
-  /** Stops every projection (saving snapshots) and closes the store. */
+  /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
+}
+
+interface OpenMemory {
+  readonly handle: MemoryHandle;
+  lastUsed: number;
 }
 
 /** Opens memledger over a store. */
 export function openMemledger(options: MemledgerOptions): Memledger {
   const { store } = options;
-  const started = new Map<string, Promise<MemoryHandle>>();
-  const opened = new Map<string, MemoryHandle>();
+  const db: ReadModelDb = store.embedded
+    ? openEmbeddedReadModels(store.embedded)
+    : openReadModelFile(options.readModels ?? ':memory:');
+  const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
   const settings: MemorySettings = {
     defaults: options.defaults ?? {},
@@ -58,42 +81,57 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     recallLimit: options.recallLimit ?? 5,
     recallRetries: options.recallRetries ?? 10,
   };
-  const runnerOptions = {
-    ...(options.snapshots ? { snapshots: options.snapshots } : {}),
-    ...(options.snapshotEvery ? { snapshotEvery: options.snapshotEvery } : {}),
-  };
+  const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
+  const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
 
-  const open = (memoryId: string): Promise<MemoryHandle> => {
+  const closeMemory = (memoryId: string) => {
+    const found = open.get(memoryId);
+    open.delete(memoryId);
+    void found?.handle.stop();
+  };
+  // One sweep for every memory, not a timer each; unref'd so it never keeps a process alive.
+  const sweeper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [memoryId, memory] of open) if (memory.lastUsed < cutoff) closeMemory(memoryId);
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
+
+  const memory = (memoryId: string): MemoryHandle => {
     const log = store.log(memoryId);
-    let handle = started.get(log.memoryId);
-    if (!handle) {
-      handle = startReadModels(log, runnerOptions).then((models) => {
-        const memory = new MemoryHandle(log.memoryId, log, models, settings);
-        opened.set(log.memoryId, memory);
-        for (const listener of listeners) listener(memory);
-        return memory;
-      });
-      // A failed start (store unavailable) must not stick: the next call tries again.
-      handle.catch(() => started.delete(log.memoryId));
-      started.set(log.memoryId, handle);
+    const found = open.get(log.memoryId);
+    if (found) {
+      found.lastUsed = Date.now();
+      // Map order is the LRU order: most recently used last.
+      open.delete(log.memoryId);
+      open.set(log.memoryId, found);
+      return found.handle;
     }
+    const handle = new MemoryHandle(log.memoryId, log, new MemoryReadModel(db, log), settings);
+    open.set(log.memoryId, { handle, lastUsed: Date.now() });
+    while (open.size > maxOpen) closeMemory(open.keys().next().value!);
+    for (const listener of listeners) listener(handle);
     return handle;
   };
 
   return {
     description: store.description,
-    memory: async (memoryId = DEFAULT_MEMORY_ID) => open(memoryId),
+    readModels: db.location,
+    memory: async (memoryId = DEFAULT_MEMORY_ID) => memory(memoryId),
     memoryIds: () => store.memoryIds(),
-    openMemories: () => [...opened.values()],
+    openMemories: () => [...open.values()].map((m) => m.handle),
     onMemoryOpened(listener) {
       listeners.add(listener);
-      for (const memory of opened.values()) listener(memory);
+      for (const m of open.values()) listener(m.handle);
       return () => listeners.delete(listener);
     },
     async close() {
-      await Promise.allSettled(started.values());
-      for (const memory of opened.values()) await memory.stop();
+      clearInterval(sweeper);
+      for (const memoryId of [...open.keys()]) closeMemory(memoryId);
       if (options.closeStore !== false) await store.close();
+      db.close();
     },
   };
 }

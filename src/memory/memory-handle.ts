@@ -3,27 +3,35 @@
  * with the core factories and append through the store, whose guard enforces the invariants;
  * queries first catch the read models up with the log, so a caller always reads its own writes.
  */
-import type { Observable } from 'rxjs';
+import { firstValueFrom, type Observable } from 'rxjs';
 import {
   createDeletion,
   createDocument,
   createMessage,
   createRecall,
   MemoryError,
-  replay,
+  type ContentEvent,
+  type Deletion,
   type DeletionInput,
-  type DocumentInput,
   type Document,
+  type DocumentInput,
   type MemoryState,
   type Message,
   type MessageInput,
   type Recall,
   type RecallInput,
-  type Deletion,
   type Sequenced,
 } from '../core/index.js';
+import {
+  estimatedJsonBytes,
+  resolvePage,
+  type MemoryReadModel,
+  type PageOptions,
+  type Progress,
+  type ReadModelDb,
+} from '../read-models/index.js';
 import type { EventLog, ReadOptions } from '../store/event-log.port.js';
-import type { MemoryReadModels } from './memory-read-models.js';
+import { eventsFrom } from './changes.js';
 import type {
   EventLookup,
   ItemHistory,
@@ -34,20 +42,24 @@ import type {
   StatePage,
 } from './memory.types.js';
 import { auditableRecall } from './recall.js';
-import { eventsFrom } from './changes.js';
-import { pageAsOf, type PageOptions } from './state-page.js';
+
+/** The recalls an item's history lists at most (its total is in the recall statistics). */
+export const HISTORY_RECALLS = 1000;
 
 /** One memory's commands and queries. */
 export class MemoryHandle {
   private recalls: Promise<unknown> = Promise.resolve();
+  private readonly db: ReadModelDb;
 
   constructor(
     /** The memory id. */
     readonly memoryId: string,
     private readonly log: EventLog,
-    private readonly models: MemoryReadModels,
+    private readonly models: MemoryReadModel,
     private readonly settings: MemorySettings,
-  ) {}
+  ) {
+    this.db = models.db;
+  }
 
   /** Records a message. */
   async recordMessage(input: MessageInput): Promise<Sequenced<Message>> {
@@ -91,33 +103,28 @@ export class MemoryHandle {
     return result;
   }
 
-  /** The state now, or as it stood right after `upToSeq`. */
+  /**
+   * The whole state now, or as it stood right after `upToSeq`, from the read models. It is as
+   * large as the memory: prefer {@link statePage} for anything a person or a model looks at.
+   */
   async state(options: { readonly upToSeq?: number } = {}): Promise<MemoryState> {
-    await this.models.runner.catchUp();
-    const current = this.models.state.state();
-    if (
-      options.upToSeq === undefined ||
-      current.lastSeq === null ||
-      options.upToSeq >= current.lastSeq
-    ) {
-      return current;
-    }
-    checkSeq(options.upToSeq, 'upToSeq', -1);
-    // History is rebuilt from the log itself: the fold of the first upToSeq + 1 events.
-    const events = options.upToSeq < 0 ? [] : await this.readEvents({ toSeq: options.upToSeq });
-    return replay(events, { upToSeq: options.upToSeq });
+    if (options.upToSeq !== undefined) checkSeq(options.upToSeq, 'upToSeq', -1);
+    const head = await this.models.catchUp();
+    const n = Math.min(options.upToSeq ?? head, head);
+    return this.db.read(() => this.db.queries.stateAsOf(this.models.mem, n));
   }
 
   /**
-   * A page of the state's visible lists, with totals, now or as of `upToSeq`; answered from the
-   * read models without folding the log again, so the replay slider stays fast on big memories.
+   * A page of the state's lists, with totals, now or as of `upToSeq`, answered by index from
+   * the read models: the replay slider asks for one on every move.
    */
   async statePage(options: { readonly upToSeq?: number } & PageOptions = {}): Promise<StatePage> {
-    const { upToSeq, ...page } = options;
-    await this.models.runner.catchUp();
+    const { upToSeq, ...pageOptions } = options;
     if (upToSeq !== undefined) checkSeq(upToSeq, 'upToSeq', -1);
-    const current = this.models.state.view();
-    return pageAsOf(current, this.models.items, upToSeq ?? current.lastSeq ?? -1, page);
+    const page = resolvePage(pageOptions);
+    const head = await this.models.catchUp();
+    const n = Math.min(upToSeq ?? head, head);
+    return this.db.read(() => this.db.queries.statePage(this.models.mem, n, page));
   }
 
   /** Inspection search (writes nothing): visible content now, or as of `asOfSeq`. */
@@ -126,38 +133,68 @@ export class MemoryHandle {
     options: { readonly asOfSeq?: number; readonly limit?: number } = {},
   ): Promise<SearchResult[]> {
     requireString(query, 'query');
-    await this.models.runner.catchUp();
     if (options.asOfSeq !== undefined) checkSeq(options.asOfSeq, 'asOfSeq', -1);
-    return this.models.search
-      .search(query, options)
-      .map((hit) => ({ ...hit, item: this.models.items.get(hit.id)!.content! }));
+    await this.models.catchUp();
+    const { mem } = this.models;
+    return this.db.read(() => {
+      const hits = this.db.search.search(mem, query, options);
+      const items = this.db.queries.events<Sequenced<ContentEvent>>(
+        mem,
+        hits.map((hit) => hit.seq),
+      );
+      return hits.map((hit, i) => ({ ...hit, item: items[i]! }));
+    });
   }
 
-  /** Recall statistics per item. */
+  /** Recall statistics of every item ever recalled. */
   async recallStats(): Promise<MemoryState['recallStats']> {
-    return (await this.state()).recallStats;
+    const head = await this.models.catchUp();
+    return this.db.read(() => this.db.queries.allRecallStats(this.models.mem, head));
   }
 
   /** One event by id (deleted content included, marked so); `EVENT_NOT_FOUND` when absent. */
   async getEvent(id: string): Promise<EventLookup> {
     requireString(id, 'id');
-    await this.models.runner.catchUp();
-    const item = this.models.items.get(id);
-    const event = item?.content ?? (item ? await this.log.get(id) : undefined);
-    if (!item || !event) throw notFound(id, this.memoryId);
-    return { event, deleted: item.deletedBy !== null, deletedBy: item.deletedBy };
+    await this.models.catchUp();
+    const { mem } = this.models;
+    const found = this.db.read(() => {
+      const item = this.db.queries.item(mem, id);
+      if (!item) return undefined;
+      const seqs = item.deletedSeq === null ? [item.seq] : [item.seq, item.deletedSeq];
+      const [event, deletedBy] = this.db.queries.events(mem, seqs);
+      return event && { event, deletedBy: (deletedBy as Sequenced<Deletion> | undefined) ?? null };
+    });
+    if (!found) throw notFound(id, this.memoryId);
+    return { ...found, deleted: found.deletedBy !== null };
   }
 
-  /** When an item was written, every recall that used it, and the deletion that removed it. */
+  /**
+   * When an item was written, the recalls that used it (the first {@link HISTORY_RECALLS}),
+   * and the deletion that removed it.
+   */
   async history(id: string): Promise<ItemHistory> {
     const { event, deletedBy } = await this.getEvent(id);
-    return { event, recalls: this.models.items.get(id)?.recalls ?? [], deletedBy };
+    const recalls = this.db.read(() =>
+      this.db.queries.recallUses(this.models.mem, event.seq, HISTORY_RECALLS),
+    );
+    return { event, recalls, deletedBy };
   }
 
-  /** A range of the log (all of it by default). */
-  async readEvents(options: ReadOptions = {}): Promise<Sequenced[]> {
+  /**
+   * A range of the log (all of it by default), cut short once its events add up to about
+   * `byteBudget` bytes of JSON (at least one event is returned): continue from the last seq + 1.
+   */
+  async readEvents(
+    options: ReadOptions & { readonly byteBudget?: number } = {},
+  ): Promise<Sequenced[]> {
+    const { byteBudget = Infinity, ...range } = options;
     const out: Sequenced[] = [];
-    for await (const event of this.log.read(options)) out.push(event);
+    let bytes = 0;
+    for await (const event of this.log.read(range)) {
+      bytes += estimatedJsonBytes(event);
+      if (out.length > 0 && bytes > byteBudget) break;
+      out.push(event);
+    }
     return out;
   }
 
@@ -166,34 +203,48 @@ export class MemoryHandle {
     return eventsFrom(this.log, options.fromSeq ?? 0);
   }
 
-  /** Every event as the read models apply it (live only). */
+  /**
+   * Every event once the read models hold it (live only: from subscription on), in seq order.
+   * One log subscription serves every subscriber, and only while there is one.
+   */
   get applied$(): Observable<Sequenced> {
-    return this.models.runner.applied$;
+    return this.models.applied$;
   }
 
-  /** Resolves once the read models have applied `seq`. */
-  waitFor(seq: number): Promise<void> {
-    return this.models.runner.waitFor(seq);
+  /** Resolves once the read models have applied `seq` (waiting for it to be appended). */
+  async waitFor(seq: number): Promise<void> {
+    if ((await this.models.catchUp()) >= seq) return;
+    await firstValueFrom(eventsFrom(this.log, seq));
+    await this.models.catchUp();
   }
 
-  /** The snapshot checkpoint the read models resumed from; null when they folded from zero. */
-  get resumedFrom(): number | null {
-    return this.models.runner.resumedFrom;
-  }
-
-  /** The seq the read models stand at. */
+  /** The seq the read models stand at (null: nothing applied). */
   get checkpoint(): number | null {
-    return this.models.runner.checkpoint;
+    const seq = this.models.checkpoint;
+    return seq < 0 ? null : seq;
   }
 
-  /** Stops the read models (saving a snapshot). The memledger's `close()` calls this. */
+  /** Brings the read models up to the log's head now (on open, or after a rebuild). */
+  async catchUp(progress?: Progress): Promise<number | null> {
+    const seq = await this.models.catchUp(progress);
+    return seq < 0 ? null : seq;
+  }
+
+  /** Drops this memory's read models and rebuilds them from the log. */
+  async rebuild(progress?: Progress): Promise<number | null> {
+    const seq = await this.models.rebuild(progress);
+    return seq < 0 ? null : seq;
+  }
+
+  /** Ends `applied$`. The memledger calls this when it closes the memory (idle, or on close). */
   async stop(): Promise<void> {
-    await this.models.runner.stop();
+    this.models.stop();
   }
 
   private async appendOne(event: Parameters<EventLog['append']>[0][number]): Promise<Sequenced> {
-    const [stored] = await this.log.append([event]);
-    return stored!;
+    const stored = await this.log.append([event]);
+    this.models.applyOwn(stored);
+    return stored[0]!;
   }
 }
 

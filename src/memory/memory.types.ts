@@ -3,12 +3,10 @@ import type {
   EventDefaults,
   Deletion,
   MemoryEvent,
-  MemoryState,
-  RecallStat,
   SearchHit,
   Sequenced,
 } from '../core/index.js';
-import type { RecallUse } from '../projections/index.js';
+import type { RecallUse } from '../read-models/index.js';
 import type { Retriever } from './retriever.js';
 
 /** Fields every command may carry. */
@@ -52,23 +50,7 @@ export interface ItemHistory {
   readonly deletedBy: Sequenced<Deletion> | null;
 }
 
-/** A page of a state's visible lists. */
-export interface StatePage {
-  readonly lastSeq: number | null;
-  readonly visibleMessages: MemoryState['visibleMessages'];
-  readonly visibleDocuments: MemoryState['visibleDocuments'];
-  readonly page: { readonly offset: number; readonly limit: number };
-  readonly totals: {
-    readonly messages: number;
-    readonly documents: number;
-    readonly visibleMessages: number;
-    readonly visibleDocuments: number;
-    readonly deleted: number;
-  };
-  readonly deleted: MemoryState['deleted'];
-  /** Recall statistics of the items on this page. */
-  readonly recallStats: Readonly<Record<string, RecallStat>>;
-}
+export type { StatePage } from '../read-models/index.js';
 
 /** Settings shared by every memory of a memledger. */
 export interface MemorySettings {

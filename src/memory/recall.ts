@@ -10,7 +10,7 @@ import {
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import type { MemorySettings } from './memory.types.js';
-import type { MemoryReadModels } from './memory-read-models.js';
+import type { MemoryReadModel } from '../read-models/index.js';
 import type { RecallRequest, RecallResult } from './memory.types.js';
 
 /**
@@ -21,7 +21,7 @@ import type { RecallRequest, RecallResult } from './memory.types.js';
  */
 export async function auditableRecall(
   log: EventLog,
-  models: MemoryReadModels,
+  models: MemoryReadModel,
   settings: MemorySettings,
   request: RecallRequest,
 ): Promise<RecallResult> {
@@ -38,14 +38,17 @@ export async function auditableRecall(
     );
   }
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
-    await models.runner.catchUp();
-    const r = models.runner.checkpoint;
+    // Catching up reads the log directly, so a recall that lost a race retries at once.
+    const head = await models.catchUp();
+    const r = head < 0 ? null : head;
+    const { db, mem } = models;
     const ids = await settings.retriever.retrieve({
       memoryId: log.memoryId,
       query: request.query,
       limit,
       asOfSeq: r,
-      keywordSearch: (query, max) => models.search.search(query, { limit: max, asOfSeq: r ?? -1 }),
+      keywordSearch: (query, max) =>
+        db.read(() => db.search.search(mem, query, { limit: max, asOfSeq: head })),
     });
     const event = createRecall(
       {
@@ -59,9 +62,11 @@ export async function auditableRecall(
     );
     try {
       const [stored] = await log.append([event], { expectedLastSeq: r });
-      const items = event.recalled
-        .map((id) => models.items.get(id)?.content)
-        .filter((c): c is Sequenced<ContentEvent> => c !== undefined);
+      models.applyOwn([stored!]);
+      const items = db.read(() => {
+        const seqs = event.recalled.flatMap((id) => db.queries.item(mem, id)?.seq ?? []);
+        return db.queries.events<Sequenced<ContentEvent>>(mem, seqs);
+      });
       return { recall: stored as Sequenced<Recall>, items };
     } catch (error) {
       if (!isMemoryError(error, 'EXPECTED_SEQ_MISMATCH')) throw error;

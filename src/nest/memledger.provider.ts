@@ -1,6 +1,5 @@
 import type { FactoryProvider } from '@nestjs/common';
 import { openMemledger, type Memledger } from '../memory/index.js';
-import { openFileSnapshotStore, type SnapshotStore } from '../projections/index.js';
 import { checkMemoryId } from '../store/memory-id.js';
 import { openStore } from '../store/open-store.js';
 import type { MemoryModuleOptions } from './memory-module.options.js';
@@ -14,16 +13,13 @@ export async function openMemledgerFromOptions(options: MemoryModuleOptions): Pr
   const store = await openStore(options.store);
   return openMemledger({
     store,
-    ...(options.snapshots ? { snapshots: snapshotStoreOf(options.snapshots) } : {}),
-    ...(options.snapshotEvery === undefined ? {} : { snapshotEvery: options.snapshotEvery }),
+    ...(options.readModels === undefined ? {} : { readModels: options.readModels }),
+    ...(options.maxOpenMemories === undefined ? {} : { maxOpenMemories: options.maxOpenMemories }),
+    ...(options.idleCloseMs === undefined ? {} : { idleCloseMs: options.idleCloseMs }),
     ...(options.retriever ? { retriever: options.retriever } : {}),
     ...(options.recallLimit === undefined ? {} : { recallLimit: options.recallLimit }),
     ...(options.defaults ? { defaults: options.defaults } : {}),
   });
-}
-
-function snapshotStoreOf(snapshots: NonNullable<MemoryModuleOptions['snapshots']>): SnapshotStore {
-  return 'dir' in snapshots ? openFileSnapshotStore(snapshots.dir) : snapshots;
 }
 
 /** Provides {@link MEMLEDGER} from the module options. */

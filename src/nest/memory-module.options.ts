@@ -1,6 +1,5 @@
 import type { EventDefaults } from '../core/index.js';
 import type { Retriever } from '../memory/index.js';
-import type { SnapshotStore } from '../projections/index.js';
 import type { StoreConfig } from '../store/open-store.js';
 
 /** Options of the opt-in retention sweeper. */
@@ -24,13 +23,16 @@ export interface MemoryModuleOptions {
   /** Items a recall returns when the request names no limit. @defaultValue 5 */
   readonly recallLimit?: number;
   /**
-   * Where read-model snapshots are kept: a folder (`{ dir }`, one JSON file per memory) or any
-   * `SnapshotStore`. @defaultValue none: read models fold the log from zero on start
+   * Where the read models live for a store that cannot hold them in its own file (EventStoreDB,
+   * in-memory): a SQLite file path or `:memory:`. The SQLite store keeps them in its own file.
+   * @defaultValue ':memory:'
    */
-  readonly snapshots?: { readonly dir: string } | SnapshotStore;
-  /** Snapshot the read models every this many applied events. @defaultValue 1000 */
-  readonly snapshotEvery?: number;
-  /** Retrieval behind the Recall command. @defaultValue BM25+ over the search projection */
+  readonly readModels?: string;
+  /** Open memories kept at most (least recently used close first). @defaultValue 1000 */
+  readonly maxOpenMemories?: number;
+  /** A memory unused this long closes until its next use. @defaultValue 300000 */
+  readonly idleCloseMs?: number;
+  /** Retrieval behind the Recall command. @defaultValue BM25 over the search read model */
   readonly retriever?: Retriever;
   /**
    * Deletes expired content (`retainUntil` passed) by a Deletion requested by

@@ -1,14 +1,13 @@
 import type { Sequenced } from '../core/index.js';
-import type { ChangeNotifier } from './change-notifier.js';
+import type { ChangeFeed } from './change-notifier.js';
 
 /** How a seq-addressed log feeds a catch-up subscription. */
 export interface CatchUpSource {
   /** Up to `max` events with seq >= `fromSeq`, in seq order. */
   page(fromSeq: number, max: number): Promise<readonly Sequenced[]>;
-  /** Wakes on appends. */
-  readonly changes: ChangeNotifier;
-  /** Re-check interval for writers outside this process. @defaultValue only local wake-ups */
-  readonly pollMs?: number;
+  /** The store's change feed, and the memory it reads. */
+  readonly changes: ChangeFeed;
+  readonly memoryId: string;
   /** True once the store is closed: the subscription ends. */
   isClosed(): boolean;
 }
@@ -28,13 +27,13 @@ export async function* catchUpThenLive(
   let next = fromSeq;
   while (!signal?.aborted && !source.isClosed()) {
     // Take the version before reading, so an append between the read and the wait still wakes us.
-    const seen = source.changes.version;
+    const seen = source.changes.of(source.memoryId).version;
     const page = await source.page(next, PAGE);
     for (const event of page) {
       if (signal?.aborted) return;
       yield event;
       next = event.seq + 1;
     }
-    if (page.length < PAGE) await source.changes.waitAfter(seen, signal, source.pollMs);
+    if (page.length < PAGE) await source.changes.waitAfter(source.memoryId, seen, signal);
   }
 }

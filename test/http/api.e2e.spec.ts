@@ -92,7 +92,11 @@ describe('HTTP API on SQLite: every route', () => {
     const page = (await request(t.server).get(`${M}/state?upToSeq=1&offset=1&limit=1`).expect(200))
       .body;
     expect(page.visibleMessages).toEqual([b]);
-    expect(page.page).toEqual({ offset: 1, limit: 1 });
+    expect(page.page).toEqual({
+      offset: 1,
+      limit: 1,
+      next: { visibleMessages: null, visibleDocuments: null, deleted: null },
+    });
     const now = (await request(t.server).get(`${M}/state`).expect(200)).body;
     expect(now.visibleMessages).toEqual([b]);
     expect(now.totals).toMatchObject({ messages: 2, visibleMessages: 1, deleted: 1 });

@@ -1,5 +1,5 @@
-/** The application's environment: which store, where snapshots go, and a restart that resumes. */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+/** The application's environment: which store, where read models go, and a restart that resumes. */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -8,11 +8,11 @@ import { MEMLEDGER } from '../../src/nest.js';
 import type { Memledger } from '../../src/memory/index.js';
 
 describe('application configuration from the environment', () => {
-  it('uses SQLite at MEMLEDGER_DB with snapshots beside it, and EventStoreDB when EVENTSTORE_URL is set', () => {
+  it('uses SQLite at MEMLEDGER_DB, and EventStoreDB with a read-model file when EVENTSTORE_URL is set', () => {
     expect(httpConfigFromEnv({ MEMLEDGER_DB: '/srv/m.db', PORT: '8080', HOST: '0.0.0.0' })).toEqual(
       {
         store: { kind: 'sqlite', path: '/srv/m.db' },
-        memory: { snapshots: { dir: '/srv/m.db.snapshots' } },
+        memory: { readModels: './data/read-models.db' },
         host: '0.0.0.0',
         port: 8080,
       },
@@ -20,16 +20,16 @@ describe('application configuration from the environment', () => {
     expect(
       httpConfigFromEnv({
         EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false',
-        MEMLEDGER_SNAPSHOTS: '/var/snap',
+        MEMLEDGER_READ_MODELS: '/var/rm.db',
       }),
     ).toMatchObject({
       store: { kind: 'eventstoredb', connectionString: 'esdb://127.0.0.1:2113?tls=false' },
-      memory: { snapshots: { dir: '/var/snap' } },
+      memory: { readModels: '/var/rm.db' },
     });
     expect(() => httpConfigFromEnv({ PORT: 'eighty' })).toThrow(/Invalid PORT "eighty"/);
   });
 
-  it('restarts on the same SQLite file with identical state, resuming the read models from a snapshot', async () => {
+  it('restarts on the same SQLite file with identical state, the read models already at the head', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memledger-restart-'));
     const env = { MEMLEDGER_DB: join(dir, 'm.db') };
     try {
@@ -47,11 +47,10 @@ describe('application configuration from the environment', () => {
       const before = (await request(first.url).get('/api/memories/default/state').expect(200))
         .body as unknown;
       await first.close();
-      expect(readdirSync(join(dir, 'm.db.snapshots'))).toEqual(['memory-default.snapshot.json']);
 
       const second = await startServer({ ...httpConfigFromEnv(env), port: 0, logger: false });
       const memory = await second.app.get<Memledger>(MEMLEDGER).memory();
-      expect(memory.resumedFrom).toBe(2);
+      expect(memory.checkpoint).toBe(2);
       expect(
         (await request(second.url).get('/api/memories/default/state').expect(200)).body,
       ).toEqual(before);

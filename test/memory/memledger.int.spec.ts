@@ -1,6 +1,5 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { replay } from '../../src/core/index.js';
-import { openInMemorySnapshotStore } from '../../src/projections/index.js';
 import {
   openMemledger,
   pageOfState,
@@ -233,9 +232,8 @@ describe('memledger read models across restarts', () => {
   const [, sqlite] = storeKinds();
   afterEach(() => sqlite!.cleanup());
 
-  it('rebuilds identical read models after a restart, resuming from the snapshot checkpoint', async () => {
-    const snapshots = openInMemorySnapshotStore();
-    const first = openMemledger({ store: sqlite!.open(), snapshots, snapshotEvery: 3 });
+  it('keeps the read models in the store file: a reopened memory stands at the log head before any query', async () => {
+    const first = openMemledger({ store: sqlite!.open() });
     const memory = await first.memory();
     const ids: string[] = [];
     for (let i = 0; i < 7; i++)
@@ -245,9 +243,8 @@ describe('memledger read models across restarts', () => {
     const before = await memory.state();
     await first.close();
 
-    const second = openMemledger({ store: sqlite!.reopen()!, snapshots });
+    const second = openMemledger({ store: sqlite!.reopen()! });
     const again = await second.memory();
-    expect(again.resumedFrom).toBe(before.lastSeq);
     expect(again.checkpoint).toBe(before.lastSeq);
     const after = await again.state();
     expect(after).toEqual(before);
@@ -262,5 +259,22 @@ describe('memledger read models across restarts', () => {
       ids.filter((id) => id !== ids[2]).sort(),
     );
     await second.close();
+  });
+
+  it('rebuilds dropped read models from the log to the same answers', async () => {
+    const memledger = openMemledger({ store: sqlite!.open() });
+    const memory = await memledger.memory();
+    const a = await memory.recordMessage({ speaker: 'u', content: 'tea in Bern' });
+    await memory.addDocument({ name: 'b.md', text: 'more tea' });
+    await memory.deleteContent({ targets: [a.id], reason: 'x' });
+    await memory.recall({ query: 'tea' });
+    const before = { state: await memory.state(), page: await memory.statePage({ upToSeq: 1 }) };
+    const progress: number[] = [];
+    expect(await memory.rebuild((applied) => progress.push(applied))).toBe(3);
+    expect(progress.at(-1)).toBe(4);
+    expect(await memory.state()).toEqual(before.state);
+    expect(await memory.statePage({ upToSeq: 1 })).toEqual(before.page);
+    expect(await memory.history(a.id)).toMatchObject({ deletedBy: { seq: 2 } });
+    await memledger.close();
   });
 });

@@ -4,7 +4,6 @@
  * and running the same import again is safe: events already in the log (same id, same content)
  * are recognised and not written twice.
  */
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { LIMITS, MemoryError } from '../../core/index.js';
 import type { EventLog } from '../../store/event-log.port.js';
@@ -17,6 +16,7 @@ import {
 import { planImport } from '../import-plan.js';
 import { withLog } from '../open.js';
 import { seqText } from '../output.js';
+import { progressBar } from '../progress-bar.js';
 import { integerAtLeast } from '../parse-options.js';
 
 interface ImportOptions {
@@ -101,29 +101,17 @@ async function appendInBatches(
   lines: readonly ImportLine[],
   options: ImportOptions,
 ): Promise<number | null> {
-  const bar =
-    options.progress && process.stderr.isTTY && lines.length > options.batchSize
-      ? new cliProgress.SingleBar(
-          {
-            stream: process.stderr,
-            format:
-              'importing [{bar}] {percentage}% | {value}/{total} events | ETA {eta_formatted}',
-            hideCursor: true,
-          },
-          cliProgress.Presets.shades_classic,
-        )
-      : undefined;
-  bar?.start(lines.length, 0);
+  const bar = progressBar('importing', options.progress && lines.length > options.batchSize);
   let last: number | null = null;
   try {
     for (let at = 0; at < lines.length; at += options.batchSize) {
       const batch = lines.slice(at, at + options.batchSize).map((l) => l.event);
       const stored = await log.append(batch);
       last = stored.at(-1)?.seq ?? last;
-      bar?.increment(batch.length);
+      bar.update(Math.min(at + options.batchSize, lines.length), lines.length);
     }
   } finally {
-    bar?.stop();
+    bar.stop();
   }
   return last;
 }

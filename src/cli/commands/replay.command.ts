@@ -1,8 +1,7 @@
 /** `memledger replay [--up-to <seq>]`: the memory's state as it stood right after a seq. */
 import type { Command } from 'commander';
 import type { ContentEvent, MemoryState, Sequenced } from '../../core/index.js';
-import { foldLog } from '../fold-log.js';
-import { withLog } from '../open.js';
+import { withMemory } from '../open.js';
 import { preview, printLines, seqText } from '../output.js';
 import { integerAtLeast } from '../parse-options.js';
 
@@ -15,7 +14,7 @@ interface ReplayOptions {
 export function registerReplayCommand(program: Command): void {
   program
     .command('replay')
-    .description('rebuild the memory state from the log, as it stood right after a seq')
+    .description('the memory state as it stood right after a seq (now by default)')
     .option(
       '--up-to <seq>',
       'stop right after this seq (-1: before the first event); default: the whole log',
@@ -23,19 +22,17 @@ export function registerReplayCommand(program: Command): void {
     )
     .option('--json', 'print the full MemoryState as JSON')
     .action(async (options: ReplayOptions, command: Command) => {
-      await withLog(
-        command,
-        async (log) => {
-          const head = await log.lastSeq();
-          const { state } = await foldLog(log, options.upTo);
-          if (options.json) {
-            process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
-          } else {
-            await printLines(summaryOf(log.memoryId, state, head));
-          }
-        },
-        { mustExist: true },
-      );
+      await withMemory(command, async (memory) => {
+        // From the read models, by index: no fold of the log (`verify` keeps the reference fold).
+        const state = await memory.state(
+          options.upTo === undefined ? {} : { upToSeq: options.upTo },
+        );
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
+        } else {
+          await printLines(summaryOf(memory.memoryId, state, memory.checkpoint));
+        }
+      });
     });
 }
 

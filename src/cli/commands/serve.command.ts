@@ -30,13 +30,10 @@ set, protects every /api route. The server serves every memory; SIGINT/SIGTERM s
     )
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded only here, so the other commands do not start up the NestJS application code.
-      const { httpConfigFromEnv, snapshotDirFromEnv, startServer } =
-        await import('../../http/index.js');
-      const store = storeConfigOf(command);
+      const { httpConfigFromEnv, startServer } = await import('../../http/index.js');
       const server = await startServer({
         ...httpConfigFromEnv(),
-        store,
-        memory: { snapshots: { dir: snapshotDirFromEnv(process.env, store) } },
+        store: storeConfigOf(command),
         host: options.host,
         port: options.port,
       });

@@ -12,7 +12,7 @@ import {
 } from '../../core/index.js';
 import { validateAppendInput } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
-import { ChangeNotifier } from '../change-notifier.js';
+import { ChangeFeed } from '../change-notifier.js';
 import type {
   AppendOptions,
   EventLog,
@@ -26,18 +26,19 @@ import { resolveReadRange } from '../read-range.js';
 interface MemoryLog {
   readonly events: Sequenced[];
   readonly entries: Map<string, StoredEntry>;
-  readonly changes: ChangeNotifier;
 }
 
 /** Opens an empty in-memory store. */
 export function openInMemoryStore(): MemoryStore {
   const memories = new Map<string, MemoryLog>();
+  // Every writer is in this process: wake-ups come from appends, never from a timer.
+  const changes = new ChangeFeed(undefined);
   let closed = false;
 
   const memory = (memoryId: string): MemoryLog => {
     let found = memories.get(memoryId);
     if (!found) {
-      found = { events: [], entries: new Map(), changes: new ChangeNotifier() };
+      found = { events: [], entries: new Map() };
       memories.set(memoryId, found);
     }
     return found;
@@ -53,6 +54,7 @@ export function openInMemoryStore(): MemoryStore {
       return inMemoryLog(
         id,
         () => (ensureOpen(), memory(id)),
+        changes,
         () => closed,
       );
     },
@@ -66,13 +68,18 @@ export function openInMemoryStore(): MemoryStore {
     },
     close() {
       closed = true;
-      for (const m of memories.values()) m.changes.notify();
+      changes.close();
       return Promise.resolve();
     },
   };
 }
 
-function inMemoryLog(memoryId: string, open: () => MemoryLog, isClosed: () => boolean): EventLog {
+function inMemoryLog(
+  memoryId: string,
+  open: () => MemoryLog,
+  changes: ChangeFeed,
+  isClosed: () => boolean,
+): EventLog {
   const lastSeqOf = (m: MemoryLog) => (m.events.length === 0 ? null : m.events.length - 1);
   return {
     memoryId,
@@ -88,7 +95,7 @@ function inMemoryLog(memoryId: string, open: () => MemoryLog, isClosed: () => bo
         m.events.push(event);
         indexStoredEvent(m.entries, event, true);
       }
-      if (decision.toWrite.length > 0) m.changes.notify();
+      if (decision.toWrite.length > 0) changes.of(memoryId).notify();
       return decision.stored;
     },
     async *read(options: ReadOptions = {}) {
@@ -111,7 +118,8 @@ function inMemoryLog(memoryId: string, open: () => MemoryLog, isClosed: () => bo
       return catchUpThenLive(
         {
           page: (fromSeq, max) => Promise.resolve(m.events.slice(fromSeq, fromSeq + max)),
-          changes: m.changes,
+          changes,
+          memoryId,
           isClosed,
         },
         options.fromSeq ?? 0,

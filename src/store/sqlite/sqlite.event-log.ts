@@ -16,7 +16,7 @@ import {
 } from '../../core/index.js';
 import { validateAppendInput } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
-import { ChangeNotifier } from '../change-notifier.js';
+import { ChangeFeed } from '../change-notifier.js';
 import { kindOfType } from '../codec.js';
 import type {
   AppendHook,
@@ -42,7 +42,10 @@ export interface SqliteStoreOptions {
    * @defaultValue 'FULL'
    */
   readonly synchronous?: 'FULL' | 'NORMAL';
-  /** How often an idle subscription looks for appends by other processes. @defaultValue 100 */
+  /**
+   * How often live subscriptions look for appends by other processes: one check of the file's
+   * data version per store, only while a subscription waits. @defaultValue 100
+   */
   readonly pollMs?: number;
   /** How long an append waits for another process's write lock. @defaultValue 5000 */
   readonly busyTimeoutMs?: number;
@@ -54,12 +57,15 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const statements = prepareStatements(db);
   const typeOf = (code: number) => typeOfCode(code, (c) => statements.typeName.get(c));
   const decode = (row: EventRow, where: string) => decodeRow(row, typeOf(row.type), where);
-  const notifiers = new Map<string, ChangeNotifier>();
-  const notifierOf = (memoryId: string) => {
-    let n = notifiers.get(memoryId);
-    if (!n) notifiers.set(memoryId, (n = new ChangeNotifier()));
-    return n;
-  };
+  // `data_version` changes when another connection commits to the file: one pragma per tick.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  const changes = new ChangeFeed(options.pollMs ?? 100, () => {
+    const version = dataVersion.get();
+    if (version === seenVersion) return false;
+    seenVersion = version;
+    return true;
+  });
   let closed = false;
   const run = <T>(what: string, work: () => T): T => {
     if (closed)
@@ -77,7 +83,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     decode,
     hooks,
     run,
-    pollMs: options.pollMs ?? 100,
+    changes,
     isClosed: () => closed,
     path: options.path,
   };
@@ -99,7 +105,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     },
     log(memoryId) {
       const id = checkMemoryId(memoryId);
-      return run('open memory', () => sqliteLog(id, context, notifierOf(id)));
+      return run('open memory', () => sqliteLog(id, context));
     },
     memoryIds() {
       return Promise.resolve(run('list memories', () => statements.memoryIds.all()));
@@ -107,7 +113,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     close() {
       if (!closed) {
         closed = true;
-        for (const n of notifiers.values()) n.notify();
+        changes.close();
         db.close();
       }
       return Promise.resolve();
@@ -122,7 +128,7 @@ interface SqliteContext {
   readonly decode: (row: EventRow, where: string) => Sequenced;
   readonly hooks: readonly AppendHook[];
   readonly run: <T>(what: string, work: () => T) => T;
-  readonly pollMs: number;
+  readonly changes: ChangeFeed;
   readonly path: string;
   isClosed(): boolean;
 }
@@ -146,7 +152,7 @@ function openDatabase(options: SqliteStoreOptions): Database.Database {
   }
 }
 
-function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier): EventLog {
+function sqliteLog(memoryId: string, ctx: SqliteContext): EventLog {
   const { statements: sql, run } = ctx;
   const where = `SQLite ${ctx.path} memory ${memoryId}`;
   const decode = (row: EventRow) => ctx.decode(row, where);
@@ -223,7 +229,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
       const decision = run('append', () =>
         guardedAppend.immediate(events, options.expectedLastSeq),
       );
-      if (decision.toWrite.length > 0) changes.notify();
+      if (decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
       return decision.stored;
     },
     async *read(options: ReadOptions = {}) {
@@ -261,8 +267,8 @@ function sqliteLog(memoryId: string, ctx: SqliteContext, changes: ChangeNotifier
                 sql.readForwards.all(memoryId, fromSeq, Number.MAX_SAFE_INTEGER, max).map(decode),
               ),
             ),
-          changes,
-          pollMs: ctx.pollMs,
+          changes: ctx.changes,
+          memoryId,
           isClosed: () => ctx.isClosed(),
         },
         options.fromSeq ?? 0,

@@ -1,0 +1,10 @@
+/**
+ * Read models on disk: visible state, totals, recall statistics, item index and search, in
+ * SQLite tables shaped for "as of seq n" queries, kept current by catch-up from the log.
+ */
+export * from './read-model.types.js';
+export * from './read-model-db.js';
+export * from './memory-read-model.js';
+export { resolvePage, type ReadModelQueries } from './read-model.queries.js';
+export { READ_MODEL_VERSION } from './read-model.schema.js';
+export type { SearchReadModel } from './search.read-model.js';

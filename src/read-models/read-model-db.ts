@@ -1,0 +1,184 @@
+/**
+ * The read models of every memory of one store, in one SQLite database: the store's own file
+ * (SQLite store: written inside each append's transaction, read back with the log's events) or
+ * a local file of their own (any other store: fed by catch-up from the log, events copied into
+ * `rm_payloads`). Process memory holds no per-event structure; only small per-memory keys.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { MemoryError, type Sequenced } from '../core/index.js';
+import { decodeJsonEvent } from '../store/codec.js';
+import type { EmbeddedDatabase } from '../store/event-log.port.js';
+import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
+import { ensureReadModelSchema } from './read-model.schema.js';
+import { prepareWriter } from './read-model.writer.js';
+import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
+
+/** The read models of one store. */
+export interface ReadModelDb {
+  /** Where they live, for messages. */
+  readonly location: string;
+  readonly queries: ReadModelQueries;
+  readonly search: SearchReadModel;
+  /** The integer key of a memory in every read-model row (created on first use). */
+  keyOf(memoryId: string): number;
+  /** The last applied seq of a memory (-1: none) and the id of the event there. */
+  checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
+  /**
+   * Applies the next events of a memory in one write transaction (earlier ones are skipped),
+   * then tells the memory's listener which events it applied, once they are committed.
+   */
+  apply(mem: number, events: readonly Sequenced[]): void;
+  /** Listens to the events applied to one memory (one listener per memory); returns a remover. */
+  onApplied(mem: number, listener: (events: readonly Sequenced[]) => void): () => void;
+  /** Drops every row of one memory, so the next catch-up rebuilds it from the log. */
+  reset(mem: number): void;
+  /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
+  read<T>(work: () => T): T;
+  /** Closes the database when the read models own it. */
+  close(): void;
+}
+
+/** Read models inside the store's own database (the SQLite store). */
+export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb {
+  const db = embedded.database;
+  ensureReadModelSchema(db, false);
+  const models = readModelsOn(
+    db,
+    'the store file',
+    false,
+    (memoryIdOf) => (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
+  );
+  // Inside every append's transaction: apply the new events when the read models were current
+  // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
+  embedded.onAppend((memoryId, written) => {
+    const mem = models.keyOf(memoryId);
+    if (models.checkpoint(mem).seq === written[0]!.seq - 1) models.apply(mem, written);
+  });
+  return { ...models, close: () => undefined };
+}
+
+/** Read models in a file of their own (`:memory:` for a private in-memory database). */
+export function openReadModelFile(path: string): ReadModelDb {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    // Derived data: a lost last commit is re-applied from the log by the next catch-up.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    ensureReadModelSchema(db, true);
+  } catch (cause) {
+    throw new MemoryError(
+      'STORE_FAILED',
+      `Read-model file ${path} cannot be opened: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
+  const payload = db.prepare<[number, number], { type: string; payload: string }>(
+    'SELECT type, payload FROM rm_payloads WHERE mem = ? AND seq = ?',
+  );
+  const models = readModelsOn(db, path, true, () => (mem, seqs) => {
+    const out = new Map<number, Sequenced>();
+    for (const seq of seqs) {
+      const row = payload.get(mem, seq);
+      if (row) out.set(seq, decodeJsonEvent(row.type, row.payload, seq, `read models ${path}`));
+    }
+    return out;
+  });
+  return { ...models, close: () => db.close() };
+}
+
+function readModelsOn(
+  db: Database.Database,
+  location: string,
+  withPayloads: boolean,
+  loader: (memoryIdOf: (mem: number) => string) => LoadEvents,
+): Omit<ReadModelDb, 'close'> {
+  const search = prepareSearchReadModel(db);
+  const write = prepareWriter(db, search, withPayloads);
+  const sql = {
+    insertMemory: db.prepare<[string]>('INSERT OR IGNORE INTO rm_memories (memory_id) VALUES (?)'),
+    keyOf: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
+    checkpoint: db.prepare<[number], { checkpoint: number; checkpoint_id: string | null }>(
+      'SELECT checkpoint, checkpoint_id FROM rm_memories WHERE mem = ?',
+    ),
+    resetCheckpoint: db.prepare<[number]>(
+      'UPDATE rm_memories SET checkpoint = -1, checkpoint_id = NULL WHERE mem = ?',
+    ),
+  };
+  const keys = new Map<string, number>();
+  const ids = new Map<number, string>();
+  const memoryIdOf = (mem: number) => ids.get(mem)!;
+  const queries = prepareQueries(db, loader(memoryIdOf));
+  const perMemoryTables = ['rm_items', 'rm_totals', 'rm_recall_uses'].concat(
+    withPayloads ? ['rm_payloads'] : [],
+  );
+  const deletes = perMemoryTables.map((table) =>
+    db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
+  );
+  const applyTx = db.transaction(write);
+  const listeners = new Map<number, (events: readonly Sequenced[]) => void>();
+  const resetTx = db.transaction((mem: number) => {
+    for (const statement of deletes) statement.run(mem);
+    search.clear(mem);
+    sql.resetCheckpoint.run(mem);
+  });
+
+  return {
+    location,
+    queries,
+    search,
+    keyOf(memoryId) {
+      let mem = keys.get(memoryId);
+      if (mem === undefined) {
+        mem = sql.keyOf.get(memoryId);
+        if (mem === undefined) {
+          sql.insertMemory.run(memoryId);
+          mem = sql.keyOf.get(memoryId)!;
+        }
+        keys.set(memoryId, mem);
+        ids.set(mem, memoryId);
+      }
+      return mem;
+    },
+    checkpoint(mem) {
+      const row = sql.checkpoint.get(mem);
+      return { seq: row?.checkpoint ?? -1, id: row?.checkpoint_id ?? null };
+    },
+    apply(mem, events) {
+      const listener = listeners.get(mem);
+      if (!db.inTransaction) {
+        const applied = applyTx.immediate(mem, events);
+        if (applied.length > 0) listener?.(applied);
+        return;
+      }
+      // Inside the store's append transaction: tell the listener after the commit, and only if
+      // the commit happened (the checkpoint shows it).
+      const applied = write(mem, events);
+      const last = applied.at(-1);
+      if (listener && last)
+        queueMicrotask(() => {
+          try {
+            if (sql.checkpoint.get(mem)!.checkpoint >= last.seq) listener(applied);
+          } catch {
+            // Closed meanwhile: nobody is left to tell.
+          }
+        });
+    },
+    onApplied(mem, listener) {
+      listeners.set(mem, listener);
+      return () => {
+        if (listeners.get(mem) === listener) listeners.delete(mem);
+      };
+    },
+    reset(mem) {
+      resetTx.immediate(mem);
+    },
+    read(work) {
+      return db.inTransaction ? work() : db.transaction(work).deferred();
+    },
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * Queries of the read models, each answered by index lookups ("as of seq n" included), never
+ * by folding the log. Events themselves are loaded by seq from where they live (the log's own
+ * table, or `rm_payloads`), only for what a page returns.
+ */
+import type Database from 'better-sqlite3';
+import {
+  EVENT_KINDS,
+  MemoryError,
+  deepFreeze,
+  type Deletion,
+  type Document,
+  type MemoryState,
+  type Message,
+  type Recall,
+  type RecallStat,
+  type Sequenced,
+} from '../core/index.js';
+import { KIND_CODE } from './read-model.schema.js';
+import {
+  MAX_PAGE,
+  PageFill,
+  STATE_PAGE_BYTES,
+  type ItemEntry,
+  type PageOptions,
+  type RecallUse,
+  type ResolvedPage,
+  type StatePage,
+} from './read-model.types.js';
+
+/** Loads events of one memory by seq; a seq the log does not hold is left out. */
+export type LoadEvents = (mem: number, seqs: readonly number[]) => Map<number, Sequenced>;
+
+interface TotalsRow {
+  readonly messages: number;
+  readonly documents: number;
+  readonly deleted_messages: number;
+  readonly deleted_documents: number;
+}
+
+interface ItemRow {
+  readonly seq: number;
+  readonly kind: number;
+  readonly deleted_seq: number | null;
+}
+
+/** Checks a page request. */
+export function resolvePage(options: PageOptions): ResolvedPage {
+  const offset = options.offset ?? 0;
+  const limit = options.limit ?? 100;
+  const byteBudget = options.byteBudget ?? STATE_PAGE_BYTES;
+  if (
+    !Number.isSafeInteger(offset) ||
+    offset < 0 ||
+    !Number.isSafeInteger(limit) ||
+    limit < 1 ||
+    limit > MAX_PAGE ||
+    !(byteBudget > 0)
+  ) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid page: offset must be 0 or more and limit 1 to ${MAX_PAGE}.`,
+      { issues: [{ path: 'offset/limit', message: `offset >= 0, 1 <= limit <= ${MAX_PAGE}` }] },
+    );
+  }
+  return { offset, limit, byteBudget };
+}
+
+/** The read-model queries over one connection. */
+export type ReadModelQueries = ReturnType<typeof prepareQueries>;
+
+/** Prepares every query once per connection. */
+export function prepareQueries(db: Database.Database, load: LoadEvents) {
+  const sql = {
+    visible: db
+      .prepare<[number, number, number, number, number, number], number>(
+        `SELECT seq FROM rm_items
+          WHERE mem = ? AND kind = ? AND seq <= ? AND (deleted_seq IS NULL OR deleted_seq > ?)
+          ORDER BY seq LIMIT ? OFFSET ?`,
+      )
+      .pluck(),
+    deleted: db.prepare<[number, number, number, number], { seq: number; deleted_seq: number }>(
+      `SELECT seq, deleted_seq FROM rm_items
+        WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
+        ORDER BY deleted_seq, seq LIMIT ? OFFSET ?`,
+    ),
+    totals: db.prepare<[number, number], TotalsRow>(
+      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
+        WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
+    ),
+    recallStat: db.prepare<[number, number, number], { count: number; last: number | null }>(
+      `SELECT COUNT(*) AS count, MAX(recall_seq) AS last FROM rm_recall_uses
+        WHERE mem = ? AND item_seq = ? AND recall_seq <= ?`,
+    ),
+    allRecallStats: db.prepare<[number, number], { seq: number; count: number; last: number }>(
+      `SELECT item_seq AS seq, COUNT(*) AS count, MAX(recall_seq) AS last FROM rm_recall_uses
+        WHERE mem = ? AND recall_seq <= ? GROUP BY item_seq ORDER BY item_seq`,
+    ),
+    recallUses: db
+      .prepare<[number, number, number], number>(
+        `SELECT recall_seq FROM rm_recall_uses WHERE mem = ? AND item_seq = ?
+          ORDER BY recall_seq LIMIT ?`,
+      )
+      .pluck(),
+    contentUpTo: db
+      .prepare<[number, number, number, number], number>(
+        `SELECT seq FROM rm_items WHERE mem = ? AND kind = ? AND seq <= ? AND seq > ?
+          ORDER BY seq LIMIT 1000`,
+      )
+      .pluck(),
+    deletedUpTo: db.prepare<[number, number], { seq: number; deleted_seq: number }>(
+      `SELECT seq, deleted_seq FROM rm_items
+        WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ? ORDER BY deleted_seq, seq`,
+    ),
+    itemById: db.prepare<[number, string], ItemRow>(
+      'SELECT seq, kind, deleted_seq FROM rm_items WHERE mem = ? AND id = ?',
+    ),
+  };
+  const loadInOrder = <T extends Sequenced>(mem: number, seqs: readonly number[]): T[] => {
+    const events = load(mem, seqs);
+    return seqs.map((seq) => events.get(seq)).filter((e): e is T => e !== undefined);
+  };
+  const statsOf = (mem: number, items: readonly Sequenced[], n: number) => {
+    const rows = items.map((item) => ({ id: item.id, ...sql.recallStat.get(mem, item.seq, n)! }));
+    const recalled = rows.filter((r) => r.count > 0);
+    const recalls = load(
+      mem,
+      recalled.map((r) => r.last!),
+    );
+    const stats: Record<string, RecallStat> = {};
+    for (const row of recalled) {
+      const recall = recalls.get(row.last!);
+      if (recall)
+        stats[row.id] = {
+          count: row.count,
+          lastRecalledAt: recall.timestamp,
+          lastRecalledSeq: row.last!,
+        };
+    }
+    return stats;
+  };
+
+  return {
+    /** A page of the state as it stood right after seq `n` (`-1`: before the first event). */
+    statePage(mem: number, n: number, page: ResolvedPage): StatePage {
+      const fill = new PageFill(page);
+      const list = <T extends Sequenced>(kind: number) =>
+        loadInOrder<T>(mem, sql.visible.all(mem, kind, n, n, page.limit + 1, page.offset));
+      const messages = fill.take(list<Sequenced<Message>>(KIND_CODE.message));
+      const documents = fill.take(list<Sequenced<Document>>(KIND_CODE.document));
+      const deletedRows = sql.deleted.all(mem, n, page.limit + 1, page.offset);
+      const deletions = load(
+        mem,
+        deletedRows.map((r) => r.deleted_seq),
+      );
+      const targets = load(
+        mem,
+        deletedRows.map((r) => r.seq),
+      );
+      const deletedPage = fill.take(
+        deletedRows.map((r) => deletions.get(r.deleted_seq) as Sequenced<Deletion>),
+      );
+      const deleted: Record<string, Sequenced<Deletion>> = {};
+      deletedPage.items.forEach((deletion, i) => {
+        deleted[targets.get(deletedRows[i]!.seq)!.id] = deletion;
+      });
+      const t = sql.totals.get(mem, n);
+      const totals = {
+        messages: t?.messages ?? 0,
+        documents: t?.documents ?? 0,
+        visibleMessages: (t?.messages ?? 0) - (t?.deleted_messages ?? 0),
+        visibleDocuments: (t?.documents ?? 0) - (t?.deleted_documents ?? 0),
+        deleted: (t?.deleted_messages ?? 0) + (t?.deleted_documents ?? 0),
+      };
+      return {
+        lastSeq: n < 0 ? null : n,
+        visibleMessages: messages.items,
+        visibleDocuments: documents.items,
+        page: {
+          offset: page.offset,
+          limit: page.limit,
+          next: {
+            visibleMessages: messages.next,
+            visibleDocuments: documents.next,
+            deleted: deletedPage.next,
+          },
+        },
+        totals,
+        deleted,
+        recallStats: statsOf(mem, [...messages.items, ...documents.items], n),
+      };
+    },
+
+    /**
+     * The whole state as it stood right after seq `n`, from the read models (no fold of the
+     * log): as large as the memory, so meant for exports and tests; pages serve everything else.
+     */
+    stateAsOf(mem: number, n: number): MemoryState {
+      const all = <T extends Sequenced>(kind: number): T[] => {
+        const out: T[] = [];
+        for (let after = -1; ;) {
+          const seqs = sql.contentUpTo.all(mem, kind, n, after);
+          if (seqs.length === 0) return out;
+          out.push(...loadInOrder<T>(mem, seqs));
+          after = seqs.at(-1)!;
+        }
+      };
+      const messages = all<Sequenced<Message>>(KIND_CODE.message);
+      const documents = all<Sequenced<Document>>(KIND_CODE.document);
+      const deletedRows = sql.deletedUpTo.all(mem, n);
+      const byItemSeq = new Map<number, Sequenced>(
+        [...messages, ...documents].map((item) => [item.seq, item]),
+      );
+      const deletions = load(mem, [...new Set(deletedRows.map((r) => r.deleted_seq))]);
+      const deleted: Record<string, Sequenced<Deletion>> = {};
+      for (const row of deletedRows)
+        deleted[byItemSeq.get(row.seq)!.id] = deletions.get(row.deleted_seq) as Sequenced<Deletion>;
+      const isVisible = (item: Sequenced) => !(item.id in deleted);
+      return deepFreeze({
+        messages,
+        documents,
+        visibleMessages: messages.filter(isVisible),
+        visibleDocuments: documents.filter(isVisible),
+        deleted,
+        recallStats: this.allRecallStats(mem, n),
+        lastSeq: n < 0 ? null : n,
+      });
+    },
+
+    /** Recall statistics of every item recalled by seq `n`. */
+    allRecallStats(mem: number, n: number): Record<string, RecallStat> {
+      const rows = sql.allRecallStats.all(mem, n);
+      const stats: Record<string, RecallStat> = {};
+      // In pages, so a memory with many recalled items never loads them all at once.
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500);
+        const items = load(
+          mem,
+          chunk.map((r) => r.seq),
+        );
+        const recalls = load(
+          mem,
+          chunk.map((r) => r.last),
+        );
+        for (const row of chunk) {
+          const item = items.get(row.seq);
+          const recall = recalls.get(row.last);
+          if (item && recall)
+            stats[item.id] = {
+              count: row.count,
+              lastRecalledAt: recall.timestamp,
+              lastRecalledSeq: row.last,
+            };
+        }
+      }
+      return stats;
+    },
+
+    /** What the read models know of `id`, or `undefined` when it is not in this memory. */
+    item(mem: number, id: string): ItemEntry | undefined {
+      const row = sql.itemById.get(mem, id.toLowerCase());
+      return row && { kind: EVENT_KINDS[row.kind]!, seq: row.seq, deletedSeq: row.deleted_seq };
+    },
+
+    /** The recalls that used the item at `itemSeq`, in log order (at most `limit`). */
+    recallUses(mem: number, itemSeq: number, limit: number): RecallUse[] {
+      return loadInOrder<Sequenced<Recall>>(mem, sql.recallUses.all(mem, itemSeq, limit)).map(
+        (recall) => ({
+          recallId: recall.id,
+          query: recall.query,
+          seq: recall.seq,
+          timestamp: recall.timestamp,
+          actor: recall.actor,
+          sessionId: recall.sessionId,
+        }),
+      );
+    },
+
+    /** Events by seq, in the order asked. */
+    events<T extends Sequenced>(mem: number, seqs: readonly number[]): T[] {
+      return loadInOrder<T>(mem, seqs);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The read-model tables. They are derived data, never the record: every row can be rebuilt
+ * from the log, so a file of another layout version is dropped and rebuilt, never trusted.
+ * They live in the SQLite store's own file (written in each append's transaction) or in a
+ * local file beside an EventStoreDB client; the layout is the same in both.
+ *
+ * Shaped for "as of seq n" queries by index rather than by folding:
+ * - `rm_items`: every event by (memory, seq) with its kind and id, and for content the seq of
+ *   the Deletion that removed it, so "visible at n" is `seq <= n AND (deleted_seq IS NULL OR
+ *   deleted_seq > n)` on one index;
+ * - `rm_totals`: running totals per seq where they change, so counts as of n are one lookup;
+ * - `rm_recall_uses`: (item, recall seq) pairs, so recall stats as of n are an indexed aggregate;
+ * - `rm_payloads`: the events themselves, only where the log is not in the same file.
+ */
+import type Database from 'better-sqlite3';
+import { SEARCH_SCHEMA } from './search.read-model.js';
+
+/** The layout version this code writes; any other version is rebuilt from the log. */
+export const READ_MODEL_VERSION = '1';
+
+/** Kinds as stored in `rm_items.kind`. */
+export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3 } as const;
+
+const CORE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS rm_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS rm_memories (
+  mem           INTEGER PRIMARY KEY,
+  memory_id     TEXT    NOT NULL UNIQUE,
+  checkpoint    INTEGER NOT NULL DEFAULT -1,
+  checkpoint_id TEXT
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS rm_items (
+  mem         INTEGER NOT NULL,
+  seq         INTEGER NOT NULL,
+  kind        INTEGER NOT NULL,
+  id          TEXT    NOT NULL,
+  deleted_seq INTEGER,
+  PRIMARY KEY (mem, seq)
+) STRICT, WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS rm_items_by_id ON rm_items (mem, id);
+CREATE INDEX IF NOT EXISTS rm_items_content ON rm_items (mem, kind, seq, deleted_seq) WHERE kind < 2;
+CREATE INDEX IF NOT EXISTS rm_items_deleted ON rm_items (mem, deleted_seq, seq)
+  WHERE deleted_seq IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS rm_totals (
+  mem               INTEGER NOT NULL,
+  seq               INTEGER NOT NULL,
+  messages          INTEGER NOT NULL,
+  documents         INTEGER NOT NULL,
+  deleted_messages  INTEGER NOT NULL,
+  deleted_documents INTEGER NOT NULL,
+  PRIMARY KEY (mem, seq)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS rm_recall_uses (
+  mem        INTEGER NOT NULL,
+  item_seq   INTEGER NOT NULL,
+  recall_seq INTEGER NOT NULL,
+  PRIMARY KEY (mem, item_seq, recall_seq)
+) STRICT, WITHOUT ROWID;
+`;
+
+const PAYLOAD_SCHEMA = `
+CREATE TABLE IF NOT EXISTS rm_payloads (
+  mem     INTEGER NOT NULL,
+  seq     INTEGER NOT NULL,
+  type    TEXT    NOT NULL,
+  payload TEXT    NOT NULL,
+  PRIMARY KEY (mem, seq)
+) STRICT, WITHOUT ROWID;
+`;
+
+/**
+ * Creates the read-model tables, first dropping every read-model table of another layout
+ * version (they are rebuilt from the log on the next catch-up of each memory).
+ */
+export function ensureReadModelSchema(db: Database.Database, withPayloads: boolean): void {
+  db.transaction(() => {
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS rm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT',
+    );
+    const version = db
+      .prepare<[], string>("SELECT value FROM rm_meta WHERE key = 'version'")
+      .pluck()
+      .get();
+    if (version !== undefined && version !== READ_MODEL_VERSION) dropReadModels(db);
+    db.exec(CORE_SCHEMA);
+    db.exec(SEARCH_SCHEMA);
+    if (withPayloads) db.exec(PAYLOAD_SCHEMA);
+    db.prepare("INSERT OR REPLACE INTO rm_meta (key, value) VALUES ('version', ?)").run(
+      READ_MODEL_VERSION,
+    );
+  }).immediate();
+}
+
+/**
+ * Drops every read-model table (names starting `rm_` or `search_`); the log's tables are never
+ * touched.
+ */
+const OWNED = "(name LIKE 'rm\\_%' ESCAPE '\\' OR name LIKE 'search\\_%' ESCAPE '\\')";
+
+export function dropReadModels(db: Database.Database): void {
+  const tables = db
+    .prepare<[], string>(
+      `SELECT name FROM sqlite_schema WHERE type = 'table' AND ${OWNED} AND sql NOT LIKE 'CREATE VIRTUAL%'`,
+    )
+    .pluck()
+    .all();
+  const virtual = db
+    .prepare<[], string>(
+      `SELECT name FROM sqlite_schema WHERE type = 'table' AND ${OWNED} AND sql LIKE 'CREATE VIRTUAL%'`,
+    )
+    .pluck()
+    .all();
+  // Virtual tables first: dropping one also drops its shadow tables.
+  for (const name of virtual) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+  for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+}

@@ -1,0 +1,109 @@
+import type { Deletion, Document, Message, RecallStat, Sequenced } from '../core/index.js';
+
+/** Which slice of a state's lists to return. */
+export interface PageOptions {
+  /** Items to skip in each list (visible messages, visible documents, deleted). @defaultValue 0 */
+  readonly offset?: number;
+  /** Items per list. @defaultValue 100 */
+  readonly limit?: number;
+  /**
+   * Stop filling the lists once their events add up to about this many bytes of JSON; the
+   * cursor in `page.next` says where each cut list continues. At least one item is returned.
+   * @defaultValue {@link STATE_PAGE_BYTES}
+   */
+  readonly byteBudget?: number;
+}
+
+/** The largest page a caller may ask for. */
+export const MAX_PAGE = 1000;
+
+/** The default byte budget of one state page (4 MiB). */
+export const STATE_PAGE_BYTES = 4 * 1024 * 1024;
+
+/** A page of a state's lists, now or as of a seq. */
+export interface StatePage {
+  readonly lastSeq: number | null;
+  readonly visibleMessages: readonly Sequenced<Message>[];
+  readonly visibleDocuments: readonly Sequenced<Document>[];
+  readonly page: {
+    readonly offset: number;
+    readonly limit: number;
+    /** Where each list continues (the offset to ask for), `null` when it is complete. */
+    readonly next: {
+      readonly visibleMessages: number | null;
+      readonly visibleDocuments: number | null;
+      readonly deleted: number | null;
+    };
+  };
+  readonly totals: {
+    readonly messages: number;
+    readonly documents: number;
+    readonly visibleMessages: number;
+    readonly visibleDocuments: number;
+    readonly deleted: number;
+  };
+  /** A page of deleted id -> the Deletion that removed it, in the order of the deletions. */
+  readonly deleted: Readonly<Record<string, Sequenced<Deletion>>>;
+  /** Recall statistics (as of the page's seq) of the items on this page. */
+  readonly recallStats: Readonly<Record<string, RecallStat>>;
+}
+
+/** One recall that used an item: which query, when, by whom. */
+export interface RecallUse {
+  readonly recallId: string;
+  readonly query: string;
+  readonly seq: number;
+  readonly timestamp: string;
+  readonly actor: string | null;
+  readonly sessionId: string | null;
+}
+
+/** What the read models know of one id. */
+export interface ItemEntry {
+  readonly kind: Sequenced['kind'];
+  readonly seq: number;
+  /** The seq of the Deletion that removed this content, if any. */
+  readonly deletedSeq: number | null;
+}
+
+/** About how many bytes an event takes as JSON (string lengths plus a fixed allowance). */
+export function estimatedJsonBytes(event: Sequenced): number {
+  let bytes = 256;
+  for (const value of Object.values(event)) {
+    if (typeof value === 'string') bytes += value.length;
+    else if (Array.isArray(value)) bytes += value.length * 40;
+  }
+  return bytes;
+}
+
+/** A checked page request. */
+export interface ResolvedPage {
+  readonly offset: number;
+  readonly limit: number;
+  readonly byteBudget: number;
+}
+
+/**
+ * Fills a page's lists in order under one byte budget: each list takes items until the budget
+ * is spent, except that the very first item of a page is always taken (so a page always moves).
+ */
+export class PageFill {
+  private spent = 0;
+  private taken = 0;
+
+  constructor(private readonly page: ResolvedPage) {}
+
+  /** Takes from `candidates` (up to `limit + 1` of them); `next` is where the list continues. */
+  take<T extends Sequenced>(candidates: readonly T[]): { items: T[]; next: number | null } {
+    const items: T[] = [];
+    for (const item of candidates.slice(0, this.page.limit)) {
+      const bytes = estimatedJsonBytes(item);
+      if (this.taken > 0 && this.spent + bytes > this.page.byteBudget) break;
+      this.spent += bytes;
+      this.taken++;
+      items.push(item);
+    }
+    const more = items.length < candidates.length;
+    return { items, next: more ? this.page.offset + items.length : null };
+  }
+}
