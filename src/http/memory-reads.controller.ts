@@ -45,7 +45,9 @@ export class MemoryReadsController {
     summary: 'The state now or as it stood right after a seq',
     description:
       'Visible messages and documents (paged by offset/limit), what was deleted by then and by ' +
-      'which Deletion, and recall statistics. `upToSeq=-1` is the state before the first event.',
+      'which Deletion, and recall statistics. `upToSeq=-1` is the state before the first event. ' +
+      'The lists stop early once the page holds about 4 MiB of JSON; `page.next` gives the offset ' +
+      'at which each list continues (null when it is complete).',
   })
   @ApiQueryFrom(StateQuery, {
     upToSeq: 'The seq to stand at (default: now).',
@@ -97,7 +99,12 @@ export class MemoryReadsController {
   /** A page of the log. */
   @Get(':memoryId/events')
   @memoryIdParam
-  @ApiOperation({ summary: 'A page of the log, in seq order' })
+  @ApiOperation({
+    summary: 'A page of the log, in seq order',
+    description:
+      'At most `limit` events, and fewer once they add up to about 4 MiB of JSON (at least one ' +
+      'event is returned): the next page starts at the last seq + 1.',
+  })
   @ApiQueryFrom(EventsQuery, {
     fromSeq: 'The first seq to include (default 0).',
     limit: 'At most this many events, 1 to 1000 (default 100).',

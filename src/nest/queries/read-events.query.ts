@@ -9,7 +9,10 @@ export interface ReadEventsOptions {
   readonly limit?: number | undefined;
 }
 
-/** A page of a memory's log in seq order: replay from any revision. */
+/**
+ * A page of a memory's log in seq order: replay from any revision. A page stops early once its
+ * events add up to about 4 MiB of JSON (at least one event): continue from the last seq + 1.
+ */
 export class ReadEventsQuery extends Query<Sequenced[]> {
   constructor(
     /** The memory; `undefined` addresses the module's default memory. */
