@@ -1,0 +1,262 @@
+/**
+ * The search read model on SQLite FTS5 (BM25), persistent and insert-only apart from erasure.
+ *
+ * Layout. `search_items` holds one row per piece of content ever written (id, kind, seq, the seq
+ * that deleted it); `search_fts` holds its text under the same rowid. The rowid is
+ * `mem * 2^40 + seq`, so one memory's rows are one rowid range (isolation and the memory filter
+ * cost nothing: FTS5 seeks its doclists to the range), and "written at or before n" is the
+ * upper end of that range. "Not deleted at or before n" is checked on `search_items` for the
+ * few best candidates only, as FTS5 hands them over in rank order.
+ *
+ * Why FTS5 keeps its own copy of the text (not `contentless_delete=1`): `forget` must leave no
+ * trace of a word. A contentless-delete table only tombstones the row and keeps its terms in the
+ * segment until some later merge; a table with content plus the `secure-delete` option removes
+ * the entries from the leaf pages at once (measured: after `forget`, `PRAGMA secure_delete` and a
+ * checkpoint, neither the vocabulary nor the file's bytes hold the word). The price is the text
+ * stored once more. Known residue: FTS5's `_idx` separator keys may keep a prefix of a term that
+ * started a leaf page until that segment is merged again.
+ *
+ * Query strategy. The query is split like FTS5's unicode61 tokenizer splits (letters, digits,
+ * marks), English stop words are dropped, every remaining term is quoted (so no input is FTS5
+ * syntax) and the terms are OR-ed. FTS5 scores every row a term matches (about 1 µs a posting
+ * at 100 k documents), so a query's cost is the sum of its terms' document frequencies, and in
+ * natural-language text a few frequent words match a large share of the memory: unpruned, p99 is
+ * 27-86 ms at 100 k documents (bench/search.bench.ts). So the terms are taken rarest first while
+ * their summed document frequency stays within {@link POSTING_BUDGET}; frequencies are counted
+ * inside the searched range and only up to the budget (a bounded scan, ~0.05 ms a term). Rare
+ * terms decide BM25's top ranks anyway: measured, the pruned top 10 shares ~79 % of its ids
+ * with the unpruned top 10. When even the rarest term alone is over the budget, it is ranked
+ * within its most recent {@link POSTING_BUDGET} rows only (newest content wins a query of only
+ * very common words). So no query scores much more than the budget, whatever the memory's size.
+ * A memory under the budget is never pruned: its ranking is plain BM25 over all terms.
+ * A query may return fewer hits than the limit when its rare terms match fewer rows.
+ */
+import type Database from 'better-sqlite3';
+import { MemoryError, type ContentEvent, type SearchHit, type Sequenced } from '../core/index.js';
+
+/** DDL for the search tables (CREATE ... IF NOT EXISTS), run by the read-model schema. */
+export const SEARCH_SCHEMA = `
+CREATE TABLE IF NOT EXISTS search_items (
+  key INTEGER PRIMARY KEY,
+  mem INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  deleted_seq INTEGER,
+  UNIQUE (mem, id)
+) STRICT;
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+  text, tokenize = 'unicode61 remove_diacritics 2'
+);
+INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1);
+CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_fts, row);
+`;
+
+/** Options of {@link SearchReadModel.search}. */
+export interface SearchReadModelOptions {
+  /** Search the content visible right after this seq. @defaultValue now */
+  readonly asOfSeq?: number;
+  /** At most this many hits. @defaultValue 10 */
+  readonly limit?: number;
+}
+
+/** The search read model over one connection; every memory's rows carry `mem`, an integer memory key. */
+export interface SearchReadModel {
+  /** Indexes a message (`speaker: content`) or a document (`name\ntext`); runs inside the caller's transaction. */
+  add(mem: number, item: Sequenced<ContentEvent>): void;
+  /** Records that `id` was deleted at `seq`: it stops matching from that seq on (first deletion wins). */
+  markDeleted(mem: number, id: string, seq: number): void;
+  /** Best matches among content visible now or as of `asOfSeq`, best first (default limit 10). */
+  search(mem: number, query: string, options?: SearchReadModelOptions): SearchHit[];
+  /** Removes one item's text from the index for good (for the coming erasure feature): no trace of its words may remain. */
+  forget(mem: number, id: string): void;
+  /** Drops every row of one memory (before a rebuild). */
+  clear(mem: number): void;
+}
+
+/** Rows of one memory span `mem * 2^40` to `mem * 2^40 + 2^40 - 1`; seqs stay below 2^40. */
+const SEQ_SPAN = 2 ** 40;
+/** The largest memory key whose rowid range stays a safe integer. */
+const MAX_MEM = Math.floor((Number.MAX_SAFE_INTEGER + 1) / SEQ_SPAN) - 1;
+
+/**
+ * The most rows one query scores (see the header): 8,000 postings keep p99 under ~20 ms at
+ * 100 k documents while the top 10 keeps ~80 % of the unpruned ids.
+ */
+export const POSTING_BUDGET = 8000;
+
+/** The most terms of one query that are looked up; the rest of a long query is ignored. */
+const MAX_TERMS = 16;
+
+/** English function words: they match most text and say nothing about it. */
+const STOP_WORDS = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being ' +
+    'below between both but by can could did do does doing down during each few for from further ' +
+    'had has have having he her here hers herself him himself his how i if in into is it its ' +
+    'itself just me more most my myself no nor not now of off on once only or other our ours ' +
+    'ourselves out over own same she should so some such than that the their theirs them ' +
+    'themselves then there these they this those through to too under until up very was we were ' +
+    'what when where which while who whom why will with would you your yours yourself yourselves ' +
+    's t d ll m re ve don doesn didn isn aren wasn weren won can couldn shouldn wouldn'
+  ).split(' '),
+);
+
+/** Runs of letters, marks and digits: what FTS5's unicode61 tokenizer keeps as one token. */
+const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** The searchable terms of a query: folded, without stop words, each once. */
+export function queryTerms(query: string): string[] {
+  const terms = new Set<string>();
+  for (const [raw] of query.matchAll(TOKEN)) {
+    const folded = raw.toLowerCase();
+    const bare = folded.normalize('NFD').replace(/\p{M}+/gu, '');
+    if (bare === '' || STOP_WORDS.has(bare)) continue;
+    terms.add(folded);
+    if (terms.size === MAX_TERMS) break;
+  }
+  return [...terms];
+}
+
+/** A term as an FTS5 string: a quoted phrase is never syntax. */
+const quote = (term: string): string => `"${term.replaceAll('"', '""')}"`;
+
+function memoryRange(mem: number): { lo: number; hi: number } {
+  if (!Number.isSafeInteger(mem) || mem < 0 || mem > MAX_MEM)
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Search memory key ${String(mem)} is not an integer from 0 to ${MAX_MEM}.`,
+    );
+  return { lo: mem * SEQ_SPAN, hi: mem * SEQ_SPAN + SEQ_SPAN - 1 };
+}
+
+function rowKey(mem: number, seq: number): number {
+  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= SEQ_SPAN)
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Search item seq ${String(seq)} is not an integer from 0 to 2^40 - 1.`,
+    );
+  return memoryRange(mem).lo + seq;
+}
+
+interface Row {
+  id: string;
+  kind: ContentEvent['kind'];
+  seq: number;
+  score: number;
+}
+
+/** Prepares the search read model's statements on `db` (the tables must exist: {@link SEARCH_SCHEMA}). */
+export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
+  const insertItem = db.prepare<[number, number, string, string, number]>(
+    `INSERT INTO search_items (key, mem, id, kind, seq) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const insertText = db.prepare<[number, string]>(
+    'INSERT INTO search_fts (rowid, text) VALUES (?, ?)',
+  );
+  const markItem = db.prepare<[number, number, string]>(
+    `UPDATE search_items SET deleted_seq = ?
+     WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
+  );
+  const keyOf = db
+    .prepare<[number, string], number>('SELECT key FROM search_items WHERE mem = ? AND id = ?')
+    .pluck();
+  const deleteText = db.prepare<[number]>('DELETE FROM search_fts WHERE rowid = ?');
+  const deleteItem = db.prepare<[number]>('DELETE FROM search_items WHERE key = ?');
+  const deleteTexts = db.prepare<[number, number]>(
+    'DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?',
+  );
+  const deleteItems = db.prepare<[number, number]>(
+    'DELETE FROM search_items WHERE key BETWEEN ? AND ?',
+  );
+  // FTS5 takes a configuration value as a literal only, not as a bound parameter.
+  const secureDeleteOff = db.prepare(
+    "INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 0)",
+  );
+  const secureDeleteOn = db.prepare(
+    "INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)",
+  );
+  const countUpTo = db
+    .prepare<[string, number, number, number], number>(
+      `SELECT count(*) FROM (SELECT 1 FROM search_fts
+       WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`,
+    )
+    .pluck();
+  const nthNewest = db
+    .prepare<[string, number, number, number], number>(
+      `SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?
+       ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+    )
+    .pluck();
+  // CROSS JOIN keeps FTS5 the outer loop, so it hands rows over in rank order and the
+  // visibility check runs on the best candidates only.
+  const best = db.prepare<[string, number, number, number, number], Row>(
+    `SELECT i.id AS id, i.kind AS kind, i.seq AS seq, -f.rank AS score
+     FROM search_fts AS f CROSS JOIN search_items AS i ON i.key = f.rowid
+     WHERE search_fts MATCH ? AND f.rowid BETWEEN ? AND ?
+       AND (i.deleted_seq IS NULL OR i.deleted_seq > ?)
+     ORDER BY f.rank LIMIT ?`,
+  );
+
+  return {
+    add(mem, item) {
+      const key = rowKey(mem, item.seq);
+      if (insertItem.run(key, mem, item.id, item.kind, item.seq).changes === 0) return;
+      const text =
+        item.kind === 'message' ? `${item.speaker}: ${item.content}` : `${item.name}\n${item.text}`;
+      insertText.run(key, text);
+    },
+    markDeleted(mem, id, seq) {
+      markItem.run(seq, mem, id);
+    },
+    search(mem, query, options = {}) {
+      const { lo, hi: memoryEnd } = memoryRange(mem);
+      const asOf = options.asOfSeq ?? Infinity;
+      const limit = options.limit ?? 10;
+      if (!(limit > 0) || !(asOf >= 0)) return [];
+      const terms = queryTerms(query);
+      if (terms.length === 0) return [];
+      const hi = asOf >= SEQ_SPAN - 1 ? memoryEnd : lo + Math.floor(asOf);
+      const deletedAfter = Math.min(asOf, SEQ_SPAN);
+      const rowLimit = Number.isFinite(limit) ? Math.ceil(limit) : -1;
+
+      const counted = terms
+        .map((term) => ({
+          term,
+          docs: countUpTo.get(quote(term), lo, hi, POSTING_BUDGET + 1) ?? 0,
+        }))
+        .filter((t) => t.docs > 0)
+        .sort((a, b) => a.docs - b.docs);
+      const picked: string[] = [];
+      let postings = 0;
+      for (const { term, docs } of counted) {
+        if (picked.length > 0 && postings + docs > POSTING_BUDGET) break;
+        picked.push(quote(term));
+        postings += docs;
+      }
+      if (picked.length === 0) return [];
+      const from =
+        postings > POSTING_BUDGET ? (nthNewest.get(picked[0]!, lo, hi, POSTING_BUDGET) ?? lo) : lo;
+      return best.all(picked.join(' OR '), from, hi, deletedAfter, rowLimit);
+    },
+    forget(mem, id) {
+      const key = keyOf.get(mem, id);
+      if (key === undefined) return;
+      deleteText.run(key);
+      deleteItem.run(key);
+    },
+    clear(mem) {
+      const { lo, hi } = memoryRange(mem);
+      // Rows dropped for a rebuild come back from the log: no need to scrub their pages one by
+      // one, which secure-delete would do at the cost of a leaf rewrite per term and row.
+      secureDeleteOff.run();
+      try {
+        deleteTexts.run(lo, hi);
+      } finally {
+        secureDeleteOn.run();
+      }
+      deleteItems.run(lo, hi);
+    },
+  };
+}
