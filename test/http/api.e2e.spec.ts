@@ -147,12 +147,16 @@ describe('HTTP API on SQLite: every route', () => {
   it('GET events and state stop at the 4 MiB page budget instead of building a huge body', async () => {
     const text = 'y'.repeat(1_500_000);
     for (let i = 0; i < 4; i++) await post(`${M}/documents`, { name: `big-${i}`, text });
-    const seqs = (s: { seq: number }[]) => s.map((e) => e.seq);
-    const first = (await request(t.server).get(`${M}/events?limit=1000`).expect(200)).body;
-    expect(seqs(first)).toEqual([0, 1]);
-    const next = (await request(t.server).get(`${M}/events?fromSeq=2&limit=1000`).expect(200)).body;
-    expect(seqs(next)).toEqual([2, 3]);
-    const state = (await request(t.server).get(`${M}/state?limit=1000`).expect(200)).body;
+    const seqs = (body: unknown) => (body as { seq: number }[]).map((e) => e.seq);
+    const get = async (path: string): Promise<unknown> =>
+      (await request(t.server).get(path).expect(200)).body;
+    expect(seqs(await get(`${M}/events?limit=1000`))).toEqual([0, 1]);
+    expect(seqs(await get(`${M}/events?fromSeq=2&limit=1000`))).toEqual([2, 3]);
+    const state = (await get(`${M}/state?limit=1000`)) as {
+      visibleDocuments: unknown;
+      page: { next: { visibleDocuments: number | null } };
+      totals: { visibleDocuments: number };
+    };
     expect(seqs(state.visibleDocuments)).toEqual([0, 1]);
     expect(state.page.next.visibleDocuments).toBe(2);
     expect(state.totals.visibleDocuments).toBe(4);
