@@ -30,7 +30,8 @@ import {
 } from '../../core/index.js';
 import { encodeEvent } from '../codec.js';
 import { isWrongExpectedVersion } from './eventstoredb.errors.js';
-import { catchUp, type IdIndex, type IndexedMemory } from './eventstoredb.id-index.js';
+import { catchUp } from './eventstoredb.catch-up.js';
+import type { IdIndex, IndexedMemory } from './eventstoredb.id-index.js';
 import { fail, readOne, type EsdbStream } from './eventstoredb.reads.js';
 
 /**
@@ -74,8 +75,10 @@ export function guardedAppend(
 /**
  * Runs the guard. The first attempt is optimistic: it decides on the index as it stands, without
  * a read, because the append's expected revision makes the server refuse it if the log has moved
- * since — so a write that succeeds was decided on the true log. A refusal by the guard itself may
- * come from a stale index, so it is never reported before a catch-up read and a second decision.
+ * since — so a write that succeeds was decided on the true log. That holds only for an index this
+ * process has checked against the stream once (a file may come from elsewhere), so until then
+ * every decision reads first. A refusal by the guard itself may come from a stale index, so it is
+ * never reported before a catch-up read and a second decision.
  */
 async function decide(
   stream: EsdbStream,
@@ -84,7 +87,7 @@ async function decide(
   expectedLastSeq: number | null | undefined,
   optimistic: boolean,
 ): Promise<{ decision: AppendDecision; lastSeq: number | null }> {
-  if (optimistic && index.lastSeq !== null) {
+  if (optimistic && index.verified) {
     try {
       const view = await viewOf(stream, index, events);
       return { decision: decideAppend(view, events, expectedLastSeq), lastSeq: view.lastSeq };
@@ -98,8 +101,9 @@ async function decide(
 }
 
 /**
- * The guard's view of the log at the index's checkpoint: entries of every id the append names.
- * Ids the caller appends again get their stored event, read by revision, for invariant 9.
+ * The guard's view of the log at the index's checkpoint: entries of every id the append names,
+ * read in one snapshot of the index. Ids the caller appends again get their stored event, read
+ * by revision, for invariant 9.
  */
 async function viewOf(
   stream: EsdbStream,
@@ -107,10 +111,9 @@ async function viewOf(
   events: readonly MemoryEvent[],
 ): Promise<LogView> {
   const own = new Set(events.map((event) => event.id));
+  const { lastSeq, entries: indexed } = index.view(idsNamedBy(events));
   const entries = new Map<string, StoredEntry>();
-  for (const id of idsNamedBy(events)) {
-    const entry = index.entry(id);
-    if (entry === undefined) continue;
+  for (const [id, entry] of indexed) {
     if (!own.has(id)) {
       entries.set(id, entry);
       continue;
@@ -125,7 +128,7 @@ async function viewOf(
     }
     entries.set(id, { ...entry, event });
   }
-  return { memoryId: stream.memoryId, lastSeq: index.lastSeq, entries };
+  return { memoryId: stream.memoryId, lastSeq, entries };
 }
 
 /** Appends at `lastSeq`; false when the stream moved (WrongExpectedVersion). */

@@ -4,8 +4,8 @@
  * One stream per memory, `memory-<memoryId>`; the stream revision IS the seq (revision 0 =
  * seq 0); the ESDB event id is our event id, the event type is `Message` / `Document` /
  * `Recall` / `Deletion`, and the data is the event's JSON without seq (codec.ts). The guard
- * (eventstoredb.append.ts) runs on an in-process id index (eventstoredb.id-index.ts) and appends
- * with the expected revision it decided at; subscriptions survive outages
+ * (eventstoredb.append.ts) runs on an id index in a local SQLite file (eventstoredb.id-index.ts,
+ * caught up by eventstoredb.catch-up.ts) and appends with the expected revision it decided at; subscriptions survive outages
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
@@ -20,7 +20,8 @@ import type {
 } from '../event-log.port.js';
 import { guardedAppend } from './eventstoredb.append.js';
 import { parseEndpoint, redact } from './eventstoredb.errors.js';
-import { catchUp, indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
+import { catchUp } from './eventstoredb.catch-up.js';
+import { IdIndexFile, indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
 import { listMemoryIds } from './eventstoredb.memory-ids.js';
 import {
   fail,
@@ -66,6 +67,16 @@ export interface EventStoreDbStoreExtra {
    * @defaultValue 'caller-supplied client'
    */
   readonly endpoint?: string;
+  /**
+   * Where the id index lives (what the append guard and `get(id)` know of every id, and each
+   * memory's checkpoint): a SQLite file path, its folder created when missing, or `:memory:` for
+   * one private to this store, rebuilt by reading each memory's stream on first use. A file
+   * survives restarts, so a reopened store reads only the events after its checkpoint; several
+   * processes may share one file. Give one file one server (cluster): a checkpoint the stream
+   * does not hold makes that memory's index rebuild, but it is derived data, never a record.
+   * @defaultValue ':memory:'
+   */
+  readonly idIndex?: string;
 }
 
 /** Opens a store on EventStoreDB / KurrentDB. Connecting is lazy: the first call connects. */
@@ -81,6 +92,13 @@ export function openEventStoreDbStore(
     );
   }
   const { client, owned, endpoint, scheme, secrets } = connect(options, extra);
+  let idIndex: IdIndexFile;
+  try {
+    idIndex = new IdIndexFile(extra.idIndex ?? ':memory:');
+  } catch (error) {
+    if (owned) void client.dispose().catch(() => undefined);
+    throw error;
+  }
   let closed = false;
   const context: EsdbContext = {
     client,
@@ -100,7 +118,10 @@ export function openEventStoreDbStore(
   const memories = new Map<string, IndexedMemory>();
   const memoryOf = (memoryId: string) => {
     let found = memories.get(memoryId);
-    if (found === undefined) memories.set(memoryId, (found = indexedMemory(memoryId)));
+    if (found === undefined) {
+      found = indexedMemory(idIndex, memoryId, streamOf(context, memoryId).streamName);
+      memories.set(memoryId, found);
+    }
     return found;
   };
 
@@ -117,6 +138,7 @@ export function openEventStoreDbStore(
       for (const stop of [...context.closers]) stop();
       // A client the caller passed in is theirs to dispose.
       if (owned) await client.dispose().catch(() => undefined);
+      idIndex.close();
     },
   };
 }

@@ -2,24 +2,26 @@
  * The per-memory id index of the EventStoreDB store: what the append guard and `get(id)` need
  * to know about every id in a memory, without scanning the stream.
  *
- * Kept in process memory and brought up to date by reading the stream forwards from its
- * checkpoint (only the events this process has not seen) right before each guard decision and
- * each `get`. A read rather than a live subscription, because the guard must decide on the log
- * as it is *now*: a subscription is at best "recent", and the extra read is one small RPC that
- * usually returns nothing.
+ * Per id it holds kind, seq and deletedBy, not the event, in a SQLite file (layout in
+ * eventstoredb.id-index.schema.ts; `:memory:` by default), so process memory holds no per-event
+ * structure. Each memory's checkpoint (the last seq applied and the id of the event there) is
+ * committed with its rows. The one decision that needs an event's content (invariant 9: the
+ * same id appended again) reads that single revision, which happens only on retries.
  *
- * Per id it holds kind, seq and deletedBy, not the event: an index of a million events then
- * costs tens of megabytes, not the whole log. The one decision that needs an event's content
- * (invariant 9: the same id appended again) reads that single revision, which happens only on
- * retries.
+ * It is brought up to date by reading the stream forwards from its checkpoint
+ * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`. A
+ * read rather than a live subscription, because the guard must decide on the log as it is
+ * *now*: a subscription is at best "recent", and the extra read is one small RPC that usually
+ * returns nothing.
+ *
+ * Several processes may share one file: writes take the write lock first (`BEGIN IMMEDIATE`)
+ * and re-read the checkpoint inside, skipping events another process applied meanwhile; the
+ * guard's view of a memory is read in one transaction, so it is one consistent prefix of the log.
  */
-import {
-  indexStoredEvent,
-  MemoryError,
-  type Sequenced,
-  type StoredEntry,
-} from '../../core/index.js';
-import { readFrom, type EsdbStream } from './eventstoredb.reads.js';
+import type Database from 'better-sqlite3';
+import { MemoryError, type Sequenced, type StoredEntry } from '../../core/index.js';
+import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
+import { KIND_CODES, kindOfCode, openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {
@@ -33,40 +35,249 @@ export class Mutex {
   }
 }
 
-/** What the index knows of one memory, up to {@link IdIndex.lastSeq}. */
+/** A memory's checkpoint: the last seq applied (`null`: none) and the id of the event there. */
+export interface Checkpoint {
+  readonly seq: number | null;
+  readonly id: string | null;
+}
+
+/** The guard's slice of the index: its checkpoint and the entries of the ids asked for. */
+export interface IndexView {
+  readonly lastSeq: number | null;
+  readonly entries: Map<string, StoredEntry>;
+}
+
+type IdKey = Buffer | string;
+interface EntryRow {
+  kind: number;
+  seq: number;
+  deleted_by: Uint8Array | string | null;
+  deleted_seq: number | null;
+}
+interface CheckpointRow {
+  last_seq: number | null;
+  last_id: Uint8Array | string | null;
+}
+
+type Write<P extends unknown[]> = Database.Statement<P>;
+interface Statements {
+  readonly memKey: Database.Statement<[string], number>;
+  readonly addMemory: Write<[string]>;
+  readonly checkpoint: Database.Statement<[number], CheckpointRow>;
+  readonly setCheckpoint: Write<[number | null, IdKey | null, number]>;
+  readonly entry: Database.Statement<[number, IdKey], EntryRow>;
+  readonly put: Write<[number, IdKey, number, number]>;
+  readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
+  readonly clear: Write<[number]>;
+}
+
+function prepare(db: Database.Database): Statements {
+  return {
+    memKey: db
+      .prepare<[string], number>('SELECT mem FROM esdb_index_streams WHERE stream = ?')
+      .pluck(),
+    addMemory: db.prepare<[string]>('INSERT OR IGNORE INTO esdb_index_streams (stream) VALUES (?)'),
+    checkpoint: db.prepare<[number], CheckpointRow>(
+      'SELECT last_seq, last_id FROM esdb_index_streams WHERE mem = ?',
+    ),
+    setCheckpoint: db.prepare<[number | null, IdKey | null, number]>(
+      'UPDATE esdb_index_streams SET last_seq = ?, last_id = ? WHERE mem = ?',
+    ),
+    entry: db.prepare<[number, IdKey], EntryRow>(
+      'SELECT kind, seq, deleted_by, deleted_seq FROM esdb_index_ids WHERE mem = ? AND id = ?',
+    ),
+    // REPLACE: an id the stream holds twice is indexed at its later event, as a Map would.
+    put: db.prepare<[number, IdKey, number, number]>(
+      'INSERT OR REPLACE INTO esdb_index_ids (mem, id, kind, seq) VALUES (?, ?, ?, ?)',
+    ),
+    // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
+    markDeleted: db.prepare<[IdKey, number, number, IdKey]>(
+      `UPDATE esdb_index_ids SET deleted_by = ?, deleted_seq = ?
+        WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
+    ),
+    clear: db.prepare<[number]>('DELETE FROM esdb_index_ids WHERE mem = ?'),
+  };
+}
+
+/** The id index file of one store: one SQLite connection, shared by all its memories. */
+export class IdIndexFile {
+  private readonly db: Database.Database;
+  private readonly sql: Statements;
+
+  /** Opens (creating when needed) the file at `path`; `:memory:` for a private one. */
+  constructor(readonly path: string) {
+    this.db = openIdIndexDatabase(path);
+    this.sql = prepare(this.db);
+  }
+
+  /** The index of one memory's stream. */
+  memory(memoryId: string, streamName: string): IdIndex {
+    return new IdIndex(this, this.sql, memoryId, streamName);
+  }
+
+  /** Runs `work` translating SQLite errors; `mode` picks the transaction, if any. */
+  run<T>(what: string, work: () => T, mode?: 'read' | 'write'): T {
+    if (!this.db.open) {
+      throw new MemoryError('STORE_CLOSED', `The EventStoreDB id index ${this.path} is closed.`);
+    }
+    try {
+      if (mode === undefined) return work();
+      const transaction = this.db.transaction(work);
+      return mode === 'write' ? transaction.immediate() : transaction();
+    } catch (error) {
+      if (error instanceof MemoryError) throw error;
+      const code = (error as { code?: unknown }).code;
+      const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+      throw new MemoryError(
+        busy ? 'STORE_UNAVAILABLE' : 'STORE_FAILED',
+        `EventStoreDB id index ${this.path} failed to ${what}: ${(error as Error).message}`,
+        { details: { path: this.path, operation: what }, cause: error },
+      );
+    }
+  }
+
+  /** Closes the file (once). */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** What the index knows of one memory, up to its checkpoint. */
 export class IdIndex {
-  private readonly byId = new Map<string, StoredEntry>();
-  private last: number | null = null;
+  private key: number | undefined;
+  /**
+   * True once a catch-up of this process found the stream holding the checkpoint's event: only
+   * then may the guard decide on the index without reading first.
+   */
+  verified = false;
 
-  constructor(private readonly memoryId: string) {}
+  constructor(
+    private readonly file: IdIndexFile,
+    private readonly sql: Statements,
+    readonly memoryId: string,
+    private readonly streamName: string,
+  ) {}
 
-  /** The seq of the last event applied: the checkpoint of the next catch-up. */
-  get lastSeq(): number | null {
-    return this.last;
+  /** Where error messages say the index is. */
+  get where(): string {
+    return `${this.file.path} (stream ${this.streamName})`;
+  }
+
+  /** The checkpoint as the file holds it now. */
+  checkpoint(): Checkpoint {
+    return this.file.run('read a checkpoint', () => this.checkpointIn(this.mem()));
+  }
+
+  /** The checkpoint and the entries of `ids` (lowercase), read as one snapshot. */
+  view(ids: Iterable<string>): IndexView {
+    const mem = this.file.run('register a memory', () => this.mem());
+    return this.file.run(
+      'read entries',
+      () => {
+        const entries = new Map<string, StoredEntry>();
+        for (const id of ids) {
+          const entry = this.entryIn(mem, id);
+          if (entry !== undefined) entries.set(id, entry);
+        }
+        return { lastSeq: this.checkpointIn(mem).seq, entries };
+      },
+      'read',
+    );
   }
 
   /** The entry of an id (lowercase), without its event. */
   entry(id: string): StoredEntry | undefined {
-    return this.byId.get(id);
+    return this.file.run('read an entry', () => this.entryIn(this.mem(), id));
   }
 
   /**
-   * Adds the next event of the log. Refuses anything but the next seq: a gap means the stream
-   * is not a memledger log (truncated, soft-deleted and rewritten), and the guard must not
-   * decide on it.
+   * Applies events read from the stream after `base` (the checkpoint the read started from), in
+   * one write transaction with the new checkpoint. Events the file already holds (another process
+   * applied them meanwhile) are skipped. Returns false, applying nothing, when the file's
+   * checkpoint went back behind `base` (another process reset it): read again from there.
+   *
+   * Refuses anything but the next seq after the checkpoint: a gap means the stream is not a
+   * memledger log (truncated, soft-deleted and rewritten), and the guard must not decide on it.
    */
-  apply(event: Sequenced): void {
-    const expected = this.last === null ? 0 : this.last + 1;
-    if (event.seq !== expected) {
-      throw new MemoryError(
-        'LOG_INVARIANT_VIOLATED',
-        `Memory ${this.memoryId} holds seq ${event.seq} where seq ${expected} was expected; its stream has a gap.`,
-        { details: { memoryId: this.memoryId, expected, actual: event.seq } },
-      );
+  apply(base: number | null, events: readonly Sequenced[]): boolean {
+    return this.file.run(
+      'apply events',
+      () => {
+        const mem = this.mem();
+        let last = this.checkpointIn(mem).seq ?? -1;
+        if (last < (base ?? -1)) return false;
+        let lastId: IdKey | null = null;
+        for (const event of events) {
+          if (event.seq <= last) continue;
+          if (event.seq !== last + 1) this.gap(last + 1, event.seq);
+          const id = idKey(event.id);
+          this.sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
+          if (event.kind === 'deletion') {
+            for (const target of event.targets) {
+              this.sql.markDeleted.run(id, event.seq, mem, idKey(target));
+            }
+          }
+          last = event.seq;
+          lastId = id;
+        }
+        if (lastId !== null) this.sql.setCheckpoint.run(last, lastId, mem);
+        return true;
+      },
+      'write',
+    );
+  }
+
+  /**
+   * Drops the memory's rows and checkpoint, so the next catch-up rebuilds them from the stream,
+   * unless the file's checkpoint is no longer `stale` (another process moved it meanwhile).
+   */
+  reset(stale: Checkpoint): void {
+    this.file.run(
+      'reset a memory',
+      () => {
+        const mem = this.mem();
+        const now = this.checkpointIn(mem);
+        if (now.seq !== stale.seq || now.id !== stale.id) return;
+        this.sql.clear.run(mem);
+        this.sql.setCheckpoint.run(null, null, mem);
+      },
+      'write',
+    );
+  }
+
+  /** The memory's integer key, registered on first use. */
+  private mem(): number {
+    if (this.key !== undefined) return this.key;
+    let key = this.sql.memKey.get(this.streamName);
+    if (key === undefined) {
+      this.sql.addMemory.run(this.streamName);
+      key = this.sql.memKey.get(this.streamName)!;
     }
-    // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
-    indexStoredEvent(this.byId, event, false);
-    this.last = event.seq;
+    return (this.key = key);
+  }
+
+  private checkpointIn(mem: number): Checkpoint {
+    const row = this.sql.checkpoint.get(mem);
+    const id = row?.last_id;
+    return { seq: row?.last_seq ?? null, id: id === null || id === undefined ? null : idOfKey(id) };
+  }
+
+  private entryIn(mem: number, id: string): StoredEntry | undefined {
+    const row = this.sql.entry.get(mem, idKey(id));
+    if (row === undefined) return undefined;
+    const deletedBy =
+      row.deleted_by === null || row.deleted_seq === null
+        ? null
+        : { id: idOfKey(row.deleted_by), seq: row.deleted_seq };
+    return { kind: kindOfCode(row.kind, this.where), seq: row.seq, deletedBy };
+  }
+
+  private gap(expected: number, actual: number): never {
+    throw new MemoryError(
+      'LOG_INVARIANT_VIOLATED',
+      `Memory ${this.memoryId} holds seq ${actual} where seq ${expected} was expected; its stream has a gap.`,
+      { details: { memoryId: this.memoryId, expected, actual } },
+    );
   }
 }
 
@@ -76,26 +287,11 @@ export interface IndexedMemory {
   readonly mutex: Mutex;
 }
 
-/** Creates the index state of one memory. */
-export function indexedMemory(memoryId: string): IndexedMemory {
-  return { index: new IdIndex(memoryId), mutex: new Mutex() };
-}
-
-/**
- * Reads the events after the index's checkpoint and applies them. Returns those with seq >=
- * `keepFromSeq` (the guard checks its own writes among them; a cold start keeps none).
- * Call it under the memory's mutex.
- */
-export async function catchUp(
-  stream: EsdbStream,
-  index: IdIndex,
-  keepFromSeq = Number.POSITIVE_INFINITY,
-): Promise<Sequenced[]> {
-  const kept: Sequenced[] = [];
-  const from = index.lastSeq === null ? 0 : index.lastSeq + 1;
-  for await (const event of readFrom(stream, from)) {
-    index.apply(event);
-    if (event.seq >= keepFromSeq) kept.push(event);
-  }
-  return kept;
+/** Creates the index state of one memory in `file`. */
+export function indexedMemory(
+  file: IdIndexFile,
+  memoryId: string,
+  streamName: string,
+): IndexedMemory {
+  return { index: file.memory(memoryId, streamName), mutex: new Mutex() };
 }

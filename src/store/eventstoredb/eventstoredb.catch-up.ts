@@ -1,0 +1,77 @@
+/**
+ * Catching a memory's id index up with its stream: one forwards read from the checkpoint, applied
+ * in chunks, each chunk in one transaction with its checkpoint (so a rebuild of a long stream
+ * neither holds the stream in memory nor loses its progress when interrupted).
+ *
+ * The read starts *at* the checkpoint, not after it: the event there must be the one the
+ * checkpoint names. When the stream holds another event at that revision, or none (a stream
+ * deleted and written again, an index file made against another server), the index is never
+ * trusted: the memory's rows are dropped and rebuilt from the start of the stream.
+ */
+import { MemoryError, type Sequenced } from '../../core/index.js';
+import type { IdIndex } from './eventstoredb.id-index.js';
+import { readFrom, type EsdbStream } from './eventstoredb.reads.js';
+
+/** Events applied per write transaction while catching up. */
+const CHUNK = 1000;
+/** Reads started again when other processes keep resetting the memory's index under this one. */
+const MAX_PASSES = 5;
+
+/**
+ * Reads the events after the index's checkpoint and applies them. Returns those with seq >=
+ * `keepFromSeq` (the guard checks its own writes among them; a cold start keeps none).
+ * Call it under the memory's mutex.
+ */
+export async function catchUp(
+  stream: EsdbStream,
+  index: IdIndex,
+  keepFromSeq = Number.POSITIVE_INFINITY,
+): Promise<Sequenced[]> {
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    const kept = await catchUpOnce(stream, index, keepFromSeq);
+    if (kept !== undefined) {
+      index.verified = true;
+      return kept;
+    }
+  }
+  throw new MemoryError(
+    'APPEND_CONFLICT',
+    `The id index of memory ${stream.memoryId} was reset by other processes ${MAX_PASSES} times while this one caught up; try again.`,
+    { details: { memoryId: stream.memoryId, passes: MAX_PASSES } },
+  );
+}
+
+/** One pass; `undefined` when the index was (or must be) reset, and the pass must start again. */
+async function catchUpOnce(
+  stream: EsdbStream,
+  index: IdIndex,
+  keepFromSeq: number,
+): Promise<Sequenced[] | undefined> {
+  const base = index.checkpoint();
+  const kept: Sequenced[] = [];
+  let pending: Sequenced[] = [];
+  // An empty index has no checkpoint to check.
+  let verified = base.seq === null;
+  // Reads its own writes back even when another process already indexed them.
+  for await (const event of readFrom(stream, Math.min(base.seq ?? 0, keepFromSeq))) {
+    if (event.seq >= keepFromSeq) kept.push(event);
+    if (!verified) {
+      if (event.seq < base.seq!) continue;
+      if (event.seq !== base.seq || event.id !== base.id) break;
+      verified = true;
+      continue;
+    }
+    pending.push(event);
+    if (pending.length >= CHUNK) {
+      if (!index.apply(base.seq, pending)) return undefined;
+      pending = [];
+    }
+  }
+  if (!verified) {
+    // Leaving the loop early cancelled the read; the next pass reads the stream from seq 0.
+    index.reset(base);
+    return undefined;
+  }
+  if (pending.length > 0 && !index.apply(base.seq, pending)) return undefined;
+  return kept;
+}
