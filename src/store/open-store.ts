@@ -10,7 +10,12 @@ import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite.event-
 export type StoreConfig =
   | { readonly kind: 'in-memory' }
   | ({ readonly kind: 'sqlite' } & SqliteStoreOptions)
-  | { readonly kind: 'eventstoredb'; readonly connectionString: string }
+  | {
+      readonly kind: 'eventstoredb';
+      readonly connectionString: string;
+      /** The id index file (`EventStoreDbStoreExtra.idIndex`). @defaultValue ':memory:' */
+      readonly idIndex?: string;
+    }
   | { readonly kind: 'existing'; readonly store: MemoryStore };
 
 /** Opens the configured store. */
@@ -24,17 +29,24 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
       return config.store;
     case 'eventstoredb': {
       const { openEventStoreDbStore } = await import('./eventstoredb/eventstoredb.event-log.js');
-      return openEventStoreDbStore({ connectionString: config.connectionString });
+      return openEventStoreDbStore(
+        { connectionString: config.connectionString },
+        config.idIndex === undefined ? {} : { idIndex: config.idIndex },
+      );
     }
   }
 }
 
 /**
- * The store an environment names: `EVENTSTORE_URL` selects EventStoreDB/KurrentDB, otherwise
+ * The store an environment names: `EVENTSTORE_URL` selects EventStoreDB/KurrentDB, with its id
+ * index in the file `MEMLEDGER_ESDB_INDEX` (default `./data/eventstoredb-index.db`), otherwise
  * SQLite at `MEMLEDGER_DB` (default `./data/memledger.db`).
  */
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const url = env.EVENTSTORE_URL?.trim();
-  if (url) return { kind: 'eventstoredb', connectionString: url };
+  if (url) {
+    const idIndex = env.MEMLEDGER_ESDB_INDEX?.trim() || './data/eventstoredb-index.db';
+    return { kind: 'eventstoredb', connectionString: url, idIndex };
+  }
   return { kind: 'sqlite', path: env.MEMLEDGER_DB?.trim() || './data/memledger.db' };
 }
