@@ -20,11 +20,15 @@ import {
   type MessageInput,
   type Recall,
   type RecallInput,
+  type RecallStat,
   type Sequenced,
 } from '../core/index.js';
 import {
+  collectState,
   estimatedJsonBytes,
   resolvePage,
+  streamState,
+  type StateChunk,
   type MemoryReadModel,
   type PageOptions,
   type Progress,
@@ -108,10 +112,19 @@ export class MemoryHandle {
    * large as the memory: prefer {@link statePage} for anything a person or a model looks at.
    */
   async state(options: { readonly upToSeq?: number } = {}): Promise<MemoryState> {
+    return collectState(this.streamState(options));
+  }
+
+  /**
+   * The whole state now or as of `upToSeq`, in chunks ({@link StateChunk}): a head with the
+   * totals, then the content, the deletions and the recall statistics, each read by index a
+   * chunk at a time, so a memory of any size streams without being held.
+   */
+  async *streamState(options: { readonly upToSeq?: number } = {}): AsyncGenerator<StateChunk> {
     if (options.upToSeq !== undefined) checkSeq(options.upToSeq, 'upToSeq', -1);
     const head = await this.models.catchUp();
     const n = Math.min(options.upToSeq ?? head, head);
-    return this.db.read(() => this.db.queries.stateAsOf(this.models.mem, n));
+    yield* streamState(this.db.wholeState, (work) => this.db.read(work), this.models.mem, n);
   }
 
   /**
@@ -149,7 +162,15 @@ export class MemoryHandle {
   /** Recall statistics of every item ever recalled. */
   async recallStats(): Promise<MemoryState['recallStats']> {
     const head = await this.models.catchUp();
-    return this.db.read(() => this.db.queries.allRecallStats(this.models.mem, head));
+    const stats: Record<string, RecallStat> = {};
+    for (let after: number | undefined = -1; after !== undefined;) {
+      const chunk = this.db.read(() =>
+        this.db.wholeState.recallStats(this.models.mem, head, after!),
+      );
+      for (const [id, stat] of chunk.entries) stats[id] = stat;
+      after = chunk.next;
+    }
+    return stats;
   }
 
   /** One event by id (deleted content included, marked so); `EVENT_NOT_FOUND` when absent. */

@@ -7,4 +7,10 @@ export * from './read-model-db.js';
 export * from './memory-read-model.js';
 export { resolvePage, type ReadModelQueries } from './read-model.queries.js';
 export { READ_MODEL_VERSION } from './read-model.schema.js';
+export {
+  CHUNK_ITEMS,
+  collectState,
+  streamState,
+  type StateChunk,
+} from './read-model.whole-state.js';
 export type { SearchReadModel } from './search.read-model.js';

@@ -12,6 +12,7 @@ import { decodeJsonEvent } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
+import { prepareWholeState, type WholeState } from './read-model.whole-state.js';
 import { prepareWriter } from './read-model.writer.js';
 import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
 
@@ -20,6 +21,7 @@ export interface ReadModelDb {
   /** Where they live, for messages. */
   readonly location: string;
   readonly queries: ReadModelQueries;
+  readonly wholeState: WholeState;
   readonly search: SearchReadModel;
   /** The integer key of a memory in every read-model row (created on first use). */
   keyOf(memoryId: string): number;
@@ -112,7 +114,9 @@ function readModelsOn(
   const keys = new Map<string, number>();
   const ids = new Map<number, string>();
   const memoryIdOf = (mem: number) => ids.get(mem)!;
-  const queries = prepareQueries(db, loader(memoryIdOf));
+  const load = loader(memoryIdOf);
+  const queries = prepareQueries(db, load);
+  const wholeState = prepareWholeState(db, load);
   const perMemoryTables = ['rm_items', 'rm_totals', 'rm_recall_uses'].concat(
     withPayloads ? ['rm_payloads'] : [],
   );
@@ -130,6 +134,7 @@ function readModelsOn(
   return {
     location,
     queries,
+    wholeState,
     search,
     keyOf(memoryId) {
       let mem = keys.get(memoryId);

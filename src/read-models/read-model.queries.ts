@@ -7,10 +7,8 @@ import type Database from 'better-sqlite3';
 import {
   EVENT_KINDS,
   MemoryError,
-  deepFreeze,
   type Deletion,
   type Document,
-  type MemoryState,
   type Message,
   type Recall,
   type RecallStat,
@@ -92,26 +90,12 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
       `SELECT COUNT(*) AS count, MAX(recall_seq) AS last FROM rm_recall_uses
         WHERE mem = ? AND item_seq = ? AND recall_seq <= ?`,
     ),
-    allRecallStats: db.prepare<[number, number], { seq: number; count: number; last: number }>(
-      `SELECT item_seq AS seq, COUNT(*) AS count, MAX(recall_seq) AS last FROM rm_recall_uses
-        WHERE mem = ? AND recall_seq <= ? GROUP BY item_seq ORDER BY item_seq`,
-    ),
     recallUses: db
       .prepare<[number, number, number], number>(
         `SELECT recall_seq FROM rm_recall_uses WHERE mem = ? AND item_seq = ?
           ORDER BY recall_seq LIMIT ?`,
       )
       .pluck(),
-    contentUpTo: db
-      .prepare<[number, number, number, number], number>(
-        `SELECT seq FROM rm_items WHERE mem = ? AND kind = ? AND seq <= ? AND seq > ?
-          ORDER BY seq LIMIT 1000`,
-      )
-      .pluck(),
-    deletedUpTo: db.prepare<[number, number], { seq: number; deleted_seq: number }>(
-      `SELECT seq, deleted_seq FROM rm_items
-        WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ? ORDER BY deleted_seq, seq`,
-    ),
     itemById: db.prepare<[number, string], ItemRow>(
       'SELECT seq, kind, deleted_seq FROM rm_items WHERE mem = ? AND id = ?',
     ),
@@ -189,71 +173,6 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
         deleted,
         recallStats: statsOf(mem, [...messages.items, ...documents.items], n),
       };
-    },
-
-    /**
-     * The whole state as it stood right after seq `n`, from the read models (no fold of the
-     * log): as large as the memory, so meant for exports and tests; pages serve everything else.
-     */
-    stateAsOf(mem: number, n: number): MemoryState {
-      const all = <T extends Sequenced>(kind: number): T[] => {
-        const out: T[] = [];
-        for (let after = -1; ;) {
-          const seqs = sql.contentUpTo.all(mem, kind, n, after);
-          if (seqs.length === 0) return out;
-          out.push(...loadInOrder<T>(mem, seqs));
-          after = seqs.at(-1)!;
-        }
-      };
-      const messages = all<Sequenced<Message>>(KIND_CODE.message);
-      const documents = all<Sequenced<Document>>(KIND_CODE.document);
-      const deletedRows = sql.deletedUpTo.all(mem, n);
-      const byItemSeq = new Map<number, Sequenced>(
-        [...messages, ...documents].map((item) => [item.seq, item]),
-      );
-      const deletions = load(mem, [...new Set(deletedRows.map((r) => r.deleted_seq))]);
-      const deleted: Record<string, Sequenced<Deletion>> = {};
-      for (const row of deletedRows)
-        deleted[byItemSeq.get(row.seq)!.id] = deletions.get(row.deleted_seq) as Sequenced<Deletion>;
-      const isVisible = (item: Sequenced) => !(item.id in deleted);
-      return deepFreeze({
-        messages,
-        documents,
-        visibleMessages: messages.filter(isVisible),
-        visibleDocuments: documents.filter(isVisible),
-        deleted,
-        recallStats: this.allRecallStats(mem, n),
-        lastSeq: n < 0 ? null : n,
-      });
-    },
-
-    /** Recall statistics of every item recalled by seq `n`. */
-    allRecallStats(mem: number, n: number): Record<string, RecallStat> {
-      const rows = sql.allRecallStats.all(mem, n);
-      const stats: Record<string, RecallStat> = {};
-      // In pages, so a memory with many recalled items never loads them all at once.
-      for (let i = 0; i < rows.length; i += 500) {
-        const chunk = rows.slice(i, i + 500);
-        const items = load(
-          mem,
-          chunk.map((r) => r.seq),
-        );
-        const recalls = load(
-          mem,
-          chunk.map((r) => r.last),
-        );
-        for (const row of chunk) {
-          const item = items.get(row.seq);
-          const recall = recalls.get(row.last);
-          if (item && recall)
-            stats[item.id] = {
-              count: row.count,
-              lastRecalledAt: recall.timestamp,
-              lastRecalledSeq: row.last,
-            };
-        }
-      }
-      return stats;
     },
 
     /** What the read models know of `id`, or `undefined` when it is not in this memory. */
