@@ -63,11 +63,7 @@ async function expectReadModelsToMatch(handle: MemoryHandle, log: readonly Seque
     expect(await handle.state({ upToSeq: n })).toEqual(reference);
     const chunks = [];
     for await (const chunk of handle.streamState({ upToSeq: n })) chunks.push(chunk);
-    expect(chunks[0]).toEqual({
-      part: 'head',
-      lastSeq: reference.lastSeq,
-      totals: expect.any(Object),
-    });
+    expect(chunks[0]).toMatchObject({ part: 'head', lastSeq: reference.lastSeq });
     expect(chunks.filter((c) => c.part === 'content').flatMap((c) => c.items)).toEqual(
       [...reference.messages, ...reference.documents].sort((a, b) => a.seq - b.seq),
     );
