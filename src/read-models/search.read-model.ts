@@ -74,10 +74,13 @@ export interface SearchReadModel {
   clear(mem: number): void;
 }
 
-/** Rows of one memory span `mem * 2^40` to `mem * 2^40 + 2^40 - 1`; seqs stay below 2^40. */
-const SEQ_SPAN = 2 ** 40;
-/** The largest memory key whose rowid range stays a safe integer. */
-const MAX_MEM = Math.floor((Number.MAX_SAFE_INTEGER + 1) / SEQ_SPAN) - 1;
+/**
+ * Rows of one memory span `mem * 2^40` to `mem * 2^40 + 2^40 - 1`; seqs stay below 2^40. Rowids
+ * are 64-bit, past JavaScript's safe integers, so they are handled as BigInt.
+ */
+const SEQ_SPAN = 2n ** 40n;
+/** The largest memory key whose rowid range fits a 64-bit rowid (8,388,607 memories). */
+const MAX_MEM = 2 ** 23 - 1;
 
 /**
  * The most rows one query scores (see the header): 8,000 postings keep p99 under ~20 ms at
@@ -121,22 +124,23 @@ export function queryTerms(query: string): string[] {
 /** A term as an FTS5 string: a quoted phrase is never syntax. */
 const quote = (term: string): string => `"${term.replaceAll('"', '""')}"`;
 
-function memoryRange(mem: number): { lo: number; hi: number } {
+function memoryRange(mem: number): { lo: bigint; hi: bigint } {
   if (!Number.isSafeInteger(mem) || mem < 0 || mem > MAX_MEM)
     throw new MemoryError(
       'VALIDATION_FAILED',
       `Search memory key ${String(mem)} is not an integer from 0 to ${MAX_MEM}.`,
     );
-  return { lo: mem * SEQ_SPAN, hi: mem * SEQ_SPAN + SEQ_SPAN - 1 };
+  const lo = BigInt(mem) * SEQ_SPAN;
+  return { lo, hi: lo + SEQ_SPAN - 1n };
 }
 
-function rowKey(mem: number, seq: number): number {
-  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= SEQ_SPAN)
+function rowKey(mem: number, seq: number): bigint {
+  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= Number(SEQ_SPAN))
     throw new MemoryError(
       'VALIDATION_FAILED',
       `Search item seq ${String(seq)} is not an integer from 0 to 2^40 - 1.`,
     );
-  return memoryRange(mem).lo + seq;
+  return memoryRange(mem).lo + BigInt(seq);
 }
 
 interface Row {
@@ -148,11 +152,11 @@ interface Row {
 
 /** Prepares the search read model's statements on `db` (the tables must exist: {@link SEARCH_SCHEMA}). */
 export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
-  const insertItem = db.prepare<[number, number, string, string, number]>(
+  const insertItem = db.prepare<[bigint, number, string, string, number]>(
     `INSERT INTO search_items (key, mem, id, kind, seq) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT DO NOTHING`,
   );
-  const insertText = db.prepare<[number, string]>(
+  const insertText = db.prepare<[bigint, string]>(
     'INSERT INTO search_fts (rowid, text) VALUES (?, ?)',
   );
   const markItem = db.prepare<[number, number, string]>(
@@ -160,14 +164,15 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
      WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
   );
   const keyOf = db
-    .prepare<[number, string], number>('SELECT key FROM search_items WHERE mem = ? AND id = ?')
-    .pluck();
-  const deleteText = db.prepare<[number]>('DELETE FROM search_fts WHERE rowid = ?');
-  const deleteItem = db.prepare<[number]>('DELETE FROM search_items WHERE key = ?');
-  const deleteTexts = db.prepare<[number, number]>(
+    .prepare<[number, string], bigint>('SELECT key FROM search_items WHERE mem = ? AND id = ?')
+    .pluck()
+    .safeIntegers(true);
+  const deleteText = db.prepare<[bigint]>('DELETE FROM search_fts WHERE rowid = ?');
+  const deleteItem = db.prepare<[bigint]>('DELETE FROM search_items WHERE key = ?');
+  const deleteTexts = db.prepare<[bigint, bigint]>(
     'DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?',
   );
-  const deleteItems = db.prepare<[number, number]>(
+  const deleteItems = db.prepare<[bigint, bigint]>(
     'DELETE FROM search_items WHERE key BETWEEN ? AND ?',
   );
   // FTS5 takes a configuration value as a literal only, not as a bound parameter.
@@ -178,20 +183,21 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
     "INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)",
   );
   const countUpTo = db
-    .prepare<[string, number, number, number], number>(
+    .prepare<[string, bigint, bigint, number], number>(
       `SELECT count(*) FROM (SELECT 1 FROM search_fts
        WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`,
     )
     .pluck();
   const nthNewest = db
-    .prepare<[string, number, number, number], number>(
+    .prepare<[string, bigint, bigint, number], bigint>(
       `SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?
        ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
     )
-    .pluck();
+    .pluck()
+    .safeIntegers(true);
   // CROSS JOIN keeps FTS5 the outer loop, so it hands rows over in rank order and the
   // visibility check runs on the best candidates only.
-  const best = db.prepare<[string, number, number, number, number], Row>(
+  const best = db.prepare<[string, bigint, bigint, number, number], Row>(
     `SELECT i.id AS id, i.kind AS kind, i.seq AS seq, -f.rank AS score
      FROM search_fts AS f CROSS JOIN search_items AS i ON i.key = f.rowid
      WHERE search_fts MATCH ? AND f.rowid BETWEEN ? AND ?
@@ -217,8 +223,8 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
       if (!(limit > 0) || !(asOf >= 0)) return [];
       const terms = queryTerms(query);
       if (terms.length === 0) return [];
-      const hi = asOf >= SEQ_SPAN - 1 ? memoryEnd : lo + Math.floor(asOf);
-      const deletedAfter = Math.min(asOf, SEQ_SPAN);
+      const hi = asOf >= Number(SEQ_SPAN) - 1 ? memoryEnd : lo + BigInt(Math.floor(asOf));
+      const deletedAfter = Math.min(asOf, Number(SEQ_SPAN));
       const rowLimit = Number.isFinite(limit) ? Math.ceil(limit) : -1;
 
       const counted = terms

@@ -201,6 +201,16 @@ describe('search read model (SQLite FTS5)', () => {
       expect(() => search.search(-1, 'x')).toThrow(/memory key -1/);
       expect(() => search.search(2 ** 23, 'x')).toThrow(/memory key/);
     });
+
+    it('keeps millions of memories apart: rowids past 2^53 are exact (memory keys up to 2^23 - 1)', () => {
+      const [near] = feed([message('far away tundra')], 2 ** 23 - 1);
+      const [neighbour] = feed([message('far away tundra')], 2 ** 23 - 2);
+      const last = { ...message('tundra at the end of the range'), seq: 2 ** 40 - 1 };
+      db.transaction(() => search.add(2 ** 23 - 1, last as Sequenced<ContentEvent>))();
+      expect(ids('tundra', {}, 2 ** 23 - 1).sort()).toEqual([near!.id, last.id].sort());
+      expect(ids('tundra', {}, 2 ** 23 - 2)).toEqual([neighbour!.id]);
+      expect(ids('tundra', { asOfSeq: 0 }, 2 ** 23 - 1)).toEqual([near!.id]);
+    });
   });
 
   describe('hostile queries', () => {
