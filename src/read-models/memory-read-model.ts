@@ -7,7 +7,7 @@
 import { Observable, Subject } from 'rxjs';
 import { isMemoryError, MemoryError, type Sequenced } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
-import type { ReadModelDb } from './read-model-db.js';
+import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
 
 /** Events applied per transaction while catching up. */
 const CHUNK = 2000;
@@ -17,8 +17,7 @@ export type Progress = (applied: number, total: number) => void;
 
 /** The read models of one memory over its log. */
 export class MemoryReadModel {
-  /** The integer key of this memory in the read-model tables. */
-  readonly mem: number;
+  private key: number;
   /** Every event of the log, in seq order, once the read models hold it (live: from subscription on). */
   readonly applied$: Observable<Sequenced>;
   private verified = false;
@@ -32,9 +31,9 @@ export class MemoryReadModel {
     readonly db: ReadModelDb,
     private readonly log: EventLog,
   ) {
-    this.mem = db.keyOf(log.memoryId);
+    this.key = db.keyOf(log.memoryId);
     this.lastEmitted = this.checkpoint;
-    this.stopListening = db.onApplied(this.mem, (events) => this.emit(events));
+    this.stopListening = db.onApplied(log.memoryId, (events) => this.emit(events));
     this.applied$ = new Observable<Sequenced>((subscriber) => {
       const subscription = this.applied.subscribe(subscriber);
       if (!this.following) this.follow();
@@ -43,6 +42,12 @@ export class MemoryReadModel {
         if (!this.applied.observed) this.unfollow();
       };
     });
+  }
+
+  /** The integer key of this memory in the read-model tables ({@link NO_ROWS} while empty). */
+  get mem(): number {
+    if (this.key === NO_ROWS) this.key = this.db.keyOf(this.log.memoryId);
+    return this.key;
   }
 
   /** The last applied seq (-1: none). */
@@ -79,13 +84,13 @@ export class MemoryReadModel {
     // and the log starts here (nothing to check).
     if (!this.verified && first.seq !== 0) return;
     this.verified = true;
-    this.db.apply(this.mem, stored);
+    this.db.apply(this.ownKey(), stored);
   }
 
   /** Drops this memory's rows and applies the whole log again. */
   async rebuild(progress?: Progress): Promise<number> {
     while (this.running) await this.running.catch(() => undefined);
-    this.db.reset(this.mem);
+    if (this.mem !== NO_ROWS) this.db.reset(this.mem);
     this.verified = true;
     return this.catchUp(progress);
   }
@@ -106,7 +111,7 @@ export class MemoryReadModel {
       for await (const event of this.log.read({ fromSeq: checkpoint + 1, toSeq }))
         events.push(event);
       if (events.length === 0) break;
-      this.db.apply(this.mem, events);
+      this.db.apply(this.ownKey(), events);
       checkpoint = this.checkpoint;
       progress?.(checkpoint + 1, head + 1);
       // Let other work run between chunks of a long rebuild.
@@ -133,6 +138,12 @@ export class MemoryReadModel {
       if (atCheckpoint?.seq !== seq) this.db.reset(this.mem);
     }
     this.verified = true;
+  }
+
+  /** The key, created when the first events are about to be applied. */
+  private ownKey(): number {
+    if (this.mem === NO_ROWS) this.key = this.db.createKey(this.log.memoryId);
+    return this.key;
   }
 
   /** Emits applied events in seq order, each once; nothing is kept while nobody listens. */

@@ -16,6 +16,9 @@ import { prepareWholeState, type WholeState } from './read-model.whole-state.js'
 import { prepareWriter } from './read-model.writer.js';
 import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
 
+/** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
+export const NO_ROWS = 0;
+
 /** The read models of one store. */
 export interface ReadModelDb {
   /** Where they live, for messages. */
@@ -23,8 +26,14 @@ export interface ReadModelDb {
   readonly queries: ReadModelQueries;
   readonly wholeState: WholeState;
   readonly search: SearchReadModel;
-  /** The integer key of a memory in every read-model row (created on first use). */
+  /**
+   * The integer key of a memory in every read-model row, or {@link NO_ROWS} while the read
+   * models hold nothing of it (a read creates nothing, so a look at an empty memory writes
+   * nothing to disk).
+   */
   keyOf(memoryId: string): number;
+  /** The key of a memory, created if needed (before its first events are applied). */
+  createKey(memoryId: string): number;
   /** The last applied seq of a memory (-1: none) and the id of the event there. */
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
@@ -33,7 +42,7 @@ export interface ReadModelDb {
    */
   apply(mem: number, events: readonly Sequenced[]): void;
   /** Listens to the events applied to one memory (one listener per memory); returns a remover. */
-  onApplied(mem: number, listener: (events: readonly Sequenced[]) => void): () => void;
+  onApplied(memoryId: string, listener: (events: readonly Sequenced[]) => void): () => void;
   /** Drops every row of one memory, so the next catch-up rebuilds it from the log. */
   reset(mem: number): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
@@ -55,7 +64,7 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
   // Inside every append's transaction: apply the new events when the read models were current
   // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
   embedded.onAppend((memoryId, written) => {
-    const mem = models.keyOf(memoryId);
+    const mem = models.createKey(memoryId);
     if (models.checkpoint(mem).seq === written[0]!.seq - 1) models.apply(mem, written);
   });
   return { ...models, close: () => undefined };
@@ -124,7 +133,7 @@ function readModelsOn(
     db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
   );
   const applyTx = db.transaction(write);
-  const listeners = new Map<number, (events: readonly Sequenced[]) => void>();
+  const listeners = new Map<string, (events: readonly Sequenced[]) => void>();
   const resetTx = db.transaction((mem: number) => {
     for (const statement of deletes) statement.run(mem);
     search.clear(mem);
@@ -140,21 +149,24 @@ function readModelsOn(
       let mem = keys.get(memoryId);
       if (mem === undefined) {
         mem = sql.keyOf.get(memoryId);
-        if (mem === undefined) {
-          sql.insertMemory.run(memoryId);
-          mem = sql.keyOf.get(memoryId)!;
-        }
+        if (mem === undefined) return NO_ROWS;
         keys.set(memoryId, mem);
         ids.set(mem, memoryId);
       }
       return mem;
+    },
+    createKey(memoryId) {
+      const mem = this.keyOf(memoryId);
+      if (mem !== NO_ROWS) return mem;
+      sql.insertMemory.run(memoryId);
+      return this.keyOf(memoryId);
     },
     checkpoint(mem) {
       const row = sql.checkpoint.get(mem);
       return { seq: row?.checkpoint ?? -1, id: row?.checkpoint_id ?? null };
     },
     apply(mem, events) {
-      const listener = listeners.get(mem);
+      const listener = listeners.get(ids.get(mem)!);
       if (!db.inTransaction) {
         const applied = applyTx.immediate(mem, events);
         if (applied.length > 0) listener?.(applied);
@@ -173,10 +185,10 @@ function readModelsOn(
           }
         });
     },
-    onApplied(mem, listener) {
-      listeners.set(mem, listener);
+    onApplied(memoryId, listener) {
+      listeners.set(memoryId, listener);
       return () => {
-        if (listeners.get(mem) === listener) listeners.delete(mem);
+        if (listeners.get(memoryId) === listener) listeners.delete(memoryId);
       };
     },
     reset(mem) {
