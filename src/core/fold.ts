@@ -14,7 +14,6 @@
  */
 import { assertNever, MemoryError } from './errors.js';
 import type {
-  ContentEvent,
   Deletion,
   Document,
   MemoryEvent,
@@ -22,7 +21,18 @@ import type {
   Recall,
   Sequenced,
 } from './events.js';
-import type { MemoryState, RecallStat } from './state.js';
+import {
+  isDeletedAt,
+  kindOf,
+  lastSeqOf,
+  markDeleted,
+  NOT_CONTENT,
+  setCounter,
+  startAccumulator,
+  type Accumulator,
+} from './fold-accumulator.js';
+import { lend } from './fold-state.js';
+import type { MemoryState } from './state.js';
 
 /** An incremental fold of one memory's log. */
 export interface Fold {
@@ -52,107 +62,6 @@ export interface FoldView {
   readonly deletedDocumentSeqs: readonly number[];
   readonly lastSeq: number | null;
 }
-
-/** A `RecallStat` the fold may still update. */
-type RecallCounter = { -readonly [K in keyof RecallStat]: RecallStat[K] };
-
-/** One kind of content: its items in log order, and what is known of each, by index. */
-interface Slots<E extends ContentEvent> {
-  /** Frozen while lent to a state; replaced by a copy before the next change. */
-  items: Sequenced<E>[];
-  /** 1 at the index of a deleted item; only as long as the highest index ever deleted. */
-  readonly isDeleted: number[];
-  /** The counters of each recalled item; `undefined` for one never recalled. */
-  readonly stats: (RecallCounter | undefined)[];
-  /** The seq of the deletion of each deleted item, ascending. */
-  readonly deletedSeqs: number[];
-}
-
-/**
- * The fold's mutable structures. A slot names one content item: `2 * index` for a message,
- * `2 * index + 1` for a document; {@link NOT_CONTENT} marks a recall's or a deletion's id.
- */
-interface Accumulator {
-  readonly messages: Slots<Message>;
-  readonly documents: Slots<Document>;
-  /** Every id in the log -> its slot. */
-  readonly slotOf: Map<string, number>;
-  readonly deleted: Map<string, Sequenced<Deletion>>;
-  /** The slot of every recalled item, in the order of its first recall. */
-  readonly recalled: number[];
-  /** Recall statistics a snapshot held for ids that are not content in it, kept as they were. */
-  readonly foreignStats: [string, RecallStat][];
-  /** The seq the next event must carry: `lastSeq + 1`, always a number (a monomorphic field). */
-  nextSeq: number;
-}
-
-const NOT_CONTENT = -1;
-
-const slotsOf = <E extends ContentEvent>(items: Sequenced<E>[]): Slots<E> => ({
-  items,
-  isDeleted: [],
-  stats: [],
-  deletedSeqs: [],
-});
-
-const kindOf = (acc: Accumulator, slot: number): Slots<ContentEvent> =>
-  slot & 1 ? acc.documents : acc.messages;
-
-const isDeletedAt = (slots: Slots<ContentEvent>, index: number): boolean =>
-  index < slots.isDeleted.length && slots.isDeleted[index] === 1;
-
-function markDeleted(slots: Slots<ContentEvent>, index: number, seq: number): void {
-  // Grown one element at a time, so the array stays packed (and fast).
-  while (slots.isDeleted.length <= index) slots.isDeleted.push(0);
-  slots.isDeleted[index] = 1;
-  slots.deletedSeqs.push(seq);
-}
-
-function setCounter(slots: Slots<ContentEvent>, index: number, counter: RecallCounter): void {
-  while (slots.stats.length < index) slots.stats.push(undefined);
-  slots.stats[index] = counter;
-}
-
-/** The accumulator of an empty memory, or of the memory a snapshot describes. */
-function startAccumulator(from?: MemoryState): Accumulator {
-  const acc: Accumulator = {
-    messages: slotsOf(from ? [...from.messages] : []),
-    documents: slotsOf(from ? [...from.documents] : []),
-    slotOf: new Map(),
-    deleted: new Map(),
-    recalled: [],
-    foreignStats: [],
-    nextSeq: (from?.lastSeq ?? -1) + 1,
-  };
-  if (!from) return acc;
-  const { slotOf } = acc;
-  acc.messages.items.forEach((item, index) => slotOf.set(item.id, 2 * index));
-  acc.documents.items.forEach((item, index) => slotOf.set(item.id, 2 * index + 1));
-  // A snapshot keeps the deletions' ids (in `deleted`) but not the recalls', so a log resumed
-  // from a snapshot cannot detect a recall id repeated across the boundary; guarded stores never
-  // write one (invariant 9), and a full replay detects it.
-  const deletions = Object.entries(from.deleted);
-  for (const [, deletion] of deletions) slotOf.set(deletion.id, NOT_CONTENT);
-  for (const [id, deletion] of deletions) {
-    acc.deleted.set(id, deletion);
-    const slot = slotOf.get(id) ?? NOT_CONTENT;
-    if (slot !== NOT_CONTENT) markDeleted(kindOf(acc, slot), slot >> 1, deletion.seq);
-  }
-  acc.messages.deletedSeqs.sort((a, b) => a - b);
-  acc.documents.deletedSeqs.sort((a, b) => a - b);
-  for (const [id, stat] of Object.entries(from.recallStats)) {
-    const slot = slotOf.get(id) ?? NOT_CONTENT;
-    if (slot === NOT_CONTENT) {
-      acc.foreignStats.push([id, stat]);
-    } else {
-      setCounter(kindOf(acc, slot), slot >> 1, { ...stat });
-      acc.recalled.push(slot);
-    }
-  }
-  return acc;
-}
-
-const lastSeqOf = (acc: Accumulator): number | null => (acc.nextSeq === 0 ? null : acc.nextSeq - 1);
 
 function violated(event: MemoryEvent, why: string): never {
   throw new MemoryError('LOG_INVARIANT_VIOLATED', `Event ${event.id} at seq ${event.seq} ${why}.`, {
@@ -237,79 +146,6 @@ function applyDeletion(acc: Accumulator, event: Sequenced<Deletion>): void {
     acc.deleted.set(id, event);
     markDeleted(slots, slot >> 1, event.seq);
   }
-}
-
-function visible<E extends ContentEvent>(slots: Slots<E>): readonly Sequenced<E>[] {
-  const { items, isDeleted, deletedSeqs } = slots;
-  if (deletedSeqs.length === 0) return items;
-  // Sized once and filled in place: no growth copies on the million-item path.
-  const out = new Array<Sequenced<E>>(items.length - deletedSeqs.length);
-  let j = 0;
-  for (let i = 0; i < items.length; i++) {
-    if (i >= isDeleted.length || isDeleted[i] !== 1) out[j++] = items[i]!;
-  }
-  return Object.freeze(out);
-}
-
-/** `recallStats` as a state shows it: frozen copies of the counters, in first-recall order. */
-function recallStatsOf({
-  messages,
-  documents,
-  recalled,
-  foreignStats,
-}: Accumulator): Readonly<Record<string, RecallStat>> {
-  const out: Record<string, RecallStat> = Object.fromEntries(foreignStats);
-  for (const slot of recalled) {
-    const { items, stats } = slot & 1 ? documents : messages;
-    const { count, lastRecalledAt, lastRecalledSeq } = stats[slot >> 1]!;
-    out[items[slot >> 1]!.id] = Object.freeze({ count, lastRecalledAt, lastRecalledSeq });
-  }
-  return Object.freeze(out);
-}
-
-/** `build`, run on the first call only (and then let go, with all it holds). */
-function once<T>(build: () => T): () => T {
-  let pending: (() => T) | undefined = build;
-  let value: T | undefined;
-  return () => {
-    if (pending !== undefined) [value, pending] = [pending(), undefined];
-    return value as T;
-  };
-}
-
-/**
- * A frozen state made of the accumulator's own arrays (frozen in place), whose derived fields
- * (visible lists, `deleted`, `recallStats`) are built on first read, and the function that
- * builds them all: the fold calls it before changing anything they are built from.
- */
-function lend(acc: Accumulator): [MemoryState, () => void] {
-  // The builders hold what they read, never the accumulator: its id index is the bulk of it.
-  const { messages, documents } = acc;
-  const source: Accumulator = { ...acc, slotOf: new Map() };
-  const visibleMessages = once(() => visible(messages));
-  const visibleDocuments = once(() => visible(documents));
-  const deleted = once(() => Object.freeze(Object.fromEntries(source.deleted)));
-  const recallStats = once(() => recallStatsOf(source));
-  const state: MemoryState = Object.freeze({
-    messages: Object.freeze(messages.items),
-    documents: Object.freeze(documents.items),
-    get visibleMessages() {
-      return visibleMessages();
-    },
-    get visibleDocuments() {
-      return visibleDocuments();
-    },
-    get deleted() {
-      return deleted();
-    },
-    get recallStats() {
-      return recallStats();
-    },
-    lastSeq: lastSeqOf(acc),
-  });
-  const settle = () =>
-    [visibleMessages, visibleDocuments, deleted, recallStats].forEach((f) => f());
-  return [state, settle];
 }
 
 /** Starts a fold, empty or from a state produced earlier (a snapshot). */
