@@ -48,7 +48,7 @@ export interface RunningServer {
 export async function startServer(config: HttpConfig = {}): Promise<RunningServer> {
   const resolved = resolveHttpConfig(config);
   const app = await createApp(config);
-  // SIGINT/SIGTERM close the app, so projections save their snapshots and the store closes.
+  // SIGINT/SIGTERM close the app, so open memories close and the store closes.
   app.enableShutdownHooks();
   await app.listen(resolved.port, resolved.host);
   const { port } = app.getHttpServer().address() as AddressInfo;

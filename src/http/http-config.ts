@@ -25,7 +25,7 @@ export interface HttpConfig {
   readonly bodyLimit?: number;
   /** The folder of the web page served at `/`. @defaultValue the package's `web/` */
   readonly webDir?: string;
-  /** Options of the memory module besides the store (recall limit, snapshots, retention...). */
+  /** Options of the memory module besides the store (recall limit, read models, retention...). */
   readonly memory?: Omit<MemoryModuleOptions, 'store'>;
   /** Nest's log levels, or false for silence. @defaultValue ['warn', 'error'] */
   readonly logger?: false | LogLevel[];
