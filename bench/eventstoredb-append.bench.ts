@@ -13,6 +13,9 @@
  * "a peer stored these ids first, maybe with other content" (invariant 9). An uncontended append
  * therefore costs two round trips against the raw client's one.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EventStoreDBClient, jsonEvent } from '@eventstore/db-client';
 import type { MemoryEvent } from '../src/core/index.js';
 import { encodeEvent } from '../src/store/codec.js';
@@ -55,12 +58,23 @@ async function appendAdapter(
 const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Runs the comparison for `appends` single-event appends and `appends` events in batches. */
-export async function benchEventStoreDbAppend(appends = 500): Promise<void> {
+/**
+ * Runs the comparison for `appends` single-event appends and `appends` events in batches.
+ * `idIndex` is the adapter's id index: `'file'` puts it in a fresh file in a temporary folder
+ * (as the application does), any other value is passed as the option.
+ */
+export async function benchEventStoreDbAppend(
+  appends = 500,
+  idIndex: string = ':memory:',
+): Promise<void> {
   const server = await startEsdbTestServer();
   const events = syntheticLog(appends, false);
   const client = EventStoreDBClient.connectionString(server.connectionString);
-  const store = openEventStoreDbStore({ connectionString: server.connectionString });
+  const dir = idIndex === 'file' ? mkdtempSync(join(tmpdir(), 'memledger-bench-')) : undefined;
+  const store = openEventStoreDbStore(
+    { connectionString: server.connectionString },
+    { idIndex: dir === undefined ? idIndex : join(dir, 'eventstoredb-index.db') },
+  );
   try {
     const warm = syntheticLog(WARM_UP, false);
     await appendRaw(client, 'raw-warm-up', warm, 1);
@@ -93,9 +107,10 @@ export async function benchEventStoreDbAppend(appends = 500): Promise<void> {
       figures[shape].adapter.map((ms, i) => (ms / figures[shape].raw[i]!).toFixed(2)).join(', ');
     const single = { raw: median(figures.single.raw), adapter: median(figures.single.adapter) };
     const batch = { raw: median(figures.batch.raw), adapter: median(figures.batch.adapter) };
-    report('eventstoredb-append', {
+    report(dir === undefined ? 'eventstoredb-append' : 'eventstoredb-append-file-index', {
       appends,
       server: 'in-process test server (gRPC on 127.0.0.1)',
+      'id index': dir === undefined ? idIndex : 'a SQLite file (WAL, synchronous=NORMAL)',
       rounds: `${ROUNDS} after ${WARM_UP} warm-up appends per path; medians`,
       'single: raw client ms': single.raw,
       'single: adapter ms': single.adapter,
@@ -112,5 +127,6 @@ export async function benchEventStoreDbAppend(appends = 500): Promise<void> {
     await store.close();
     await client.dispose();
     await server.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
