@@ -16,9 +16,10 @@ import {
 } from '../core/index.js';
 import { KIND_CODE } from './read-model.schema.js';
 import {
+  fillStatePage,
   MAX_PAGE,
-  PageFill,
   STATE_PAGE_BYTES,
+  totalsOf,
   type ItemEntry,
   type PageOptions,
   type RecallUse,
@@ -77,8 +78,8 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
           ORDER BY seq LIMIT ? OFFSET ?`,
       )
       .pluck(),
-    deleted: db.prepare<[number, number, number, number], { seq: number; deleted_seq: number }>(
-      `SELECT seq, deleted_seq FROM rm_items
+    deleted: db.prepare<[number, number, number, number], { id: string; deleted_seq: number }>(
+      `SELECT id, deleted_seq FROM rm_items
         WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
         ORDER BY deleted_seq, seq LIMIT ? OFFSET ?`,
     ),
@@ -127,52 +128,23 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
   return {
     /** A page of the state as it stood right after seq `n` (`-1`: before the first event). */
     statePage(mem: number, n: number, page: ResolvedPage): StatePage {
-      const fill = new PageFill(page);
       const list = <T extends Sequenced>(kind: number) =>
         loadInOrder<T>(mem, sql.visible.all(mem, kind, n, n, page.limit + 1, page.offset));
-      const messages = fill.take(list<Sequenced<Message>>(KIND_CODE.message));
-      const documents = fill.take(list<Sequenced<Document>>(KIND_CODE.document));
       const deletedRows = sql.deleted.all(mem, n, page.limit + 1, page.offset);
       const deletions = load(
         mem,
         deletedRows.map((r) => r.deleted_seq),
       );
-      const targets = load(
-        mem,
-        deletedRows.map((r) => r.seq),
-      );
-      const deletedPage = fill.take(
-        deletedRows.map((r) => deletions.get(r.deleted_seq) as Sequenced<Deletion>),
-      );
-      const deleted: Record<string, Sequenced<Deletion>> = {};
-      deletedPage.items.forEach((deletion, i) => {
-        deleted[targets.get(deletedRows[i]!.seq)!.id] = deletion;
-      });
-      const t = sql.totals.get(mem, n);
-      const totals = {
-        messages: t?.messages ?? 0,
-        documents: t?.documents ?? 0,
-        visibleMessages: (t?.messages ?? 0) - (t?.deleted_messages ?? 0),
-        visibleDocuments: (t?.documents ?? 0) - (t?.deleted_documents ?? 0),
-        deleted: (t?.deleted_messages ?? 0) + (t?.deleted_documents ?? 0),
-      };
-      return {
+      return fillStatePage(page, {
         lastSeq: n < 0 ? null : n,
-        visibleMessages: messages.items,
-        visibleDocuments: documents.items,
-        page: {
-          offset: page.offset,
-          limit: page.limit,
-          next: {
-            visibleMessages: messages.next,
-            visibleDocuments: documents.next,
-            deleted: deletedPage.next,
-          },
-        },
-        totals,
-        deleted,
-        recallStats: statsOf(mem, [...messages.items, ...documents.items], n),
-      };
+        totals: totalsOf(sql.totals.get(mem, n)),
+        visibleMessages: list<Sequenced<Message>>(KIND_CODE.message),
+        visibleDocuments: list<Sequenced<Document>>(KIND_CODE.document),
+        deleted: deletedRows.map(
+          (r) => [r.id, deletions.get(r.deleted_seq) as Sequenced<Deletion>] as const,
+        ),
+        recallStats: (items) => statsOf(mem, items, n),
+      });
     },
 
     /** What the read models know of `id`, or `undefined` when it is not in this memory. */

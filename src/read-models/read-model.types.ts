@@ -107,3 +107,66 @@ export class PageFill {
     return { items, next: more ? this.page.offset + items.length : null };
   }
 }
+
+/** What a state page is cut from: each list's candidates (up to `limit + 1` from the offset). */
+export interface PageCandidates {
+  readonly lastSeq: number | null;
+  readonly totals: StatePage['totals'];
+  readonly visibleMessages: readonly Sequenced<Message>[];
+  readonly visibleDocuments: readonly Sequenced<Document>[];
+  /** Deleted id and the Deletion that removed it, in the order of the deletions. */
+  readonly deleted: readonly (readonly [string, Sequenced<Deletion>])[];
+  /** The recall statistics of the items that made it onto the page. */
+  recallStats(items: readonly Sequenced[]): Readonly<Record<string, RecallStat>>;
+}
+
+/** Cuts the lists to the page's limit and byte budget, in order, and assembles the page. */
+export function fillStatePage(page: ResolvedPage, from: PageCandidates): StatePage {
+  const fill = new PageFill(page);
+  const messages = fill.take(from.visibleMessages);
+  const documents = fill.take(from.visibleDocuments);
+  const deletedPage = fill.take(from.deleted.map(([, deletion]) => deletion));
+  const deleted: Record<string, Sequenced<Deletion>> = {};
+  deletedPage.items.forEach((deletion, i) => (deleted[from.deleted[i]![0]] = deletion));
+  return {
+    lastSeq: from.lastSeq,
+    visibleMessages: messages.items,
+    visibleDocuments: documents.items,
+    page: {
+      offset: page.offset,
+      limit: page.limit,
+      next: {
+        visibleMessages: messages.next,
+        visibleDocuments: documents.next,
+        deleted: deletedPage.next,
+      },
+    },
+    totals: from.totals,
+    deleted,
+    recallStats: from.recallStats([...messages.items, ...documents.items]),
+  };
+}
+
+/** Totals as the running-totals row of a seq holds them (none yet: all zero). */
+export function totalsOf(
+  row:
+    | {
+        readonly messages: number;
+        readonly documents: number;
+        readonly deleted_messages: number;
+        readonly deleted_documents: number;
+      }
+    | undefined,
+): StatePage['totals'] {
+  const messages = row?.messages ?? 0;
+  const documents = row?.documents ?? 0;
+  const deletedMessages = row?.deleted_messages ?? 0;
+  const deletedDocuments = row?.deleted_documents ?? 0;
+  return {
+    messages,
+    documents,
+    visibleMessages: messages - deletedMessages,
+    visibleDocuments: documents - deletedDocuments,
+    deleted: deletedMessages + deletedDocuments,
+  };
+}

@@ -16,7 +16,7 @@ import {
   type Sequenced,
 } from '../core/index.js';
 import type { LoadEvents } from './read-model.queries.js';
-import type { StatePage } from './read-model.types.js';
+import { totalsOf, type StatePage } from './read-model.types.js';
 
 /** Items per chunk of a streamed state. */
 export const CHUNK_ITEMS = 500;
@@ -77,22 +77,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
   return {
     /** The head chunk: totals as of `n`. */
     head(mem: number, n: number): StateChunk {
-      const t = sql.totals.get(mem, n);
-      const messages = t?.messages ?? 0;
-      const documents = t?.documents ?? 0;
-      const deletedMessages = t?.deleted_messages ?? 0;
-      const deletedDocuments = t?.deleted_documents ?? 0;
-      return {
-        part: 'head',
-        lastSeq: n < 0 ? null : n,
-        totals: {
-          messages,
-          documents,
-          visibleMessages: messages - deletedMessages,
-          visibleDocuments: documents - deletedDocuments,
-          deleted: deletedMessages + deletedDocuments,
-        },
-      };
+      return { part: 'head', lastSeq: n < 0 ? null : n, totals: totalsOf(sql.totals.get(mem, n)) };
     },
 
     /** Content written by `n` with seq > `after` (one chunk; empty at the end). */
