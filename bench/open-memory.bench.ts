@@ -1,0 +1,247 @@
+/**
+ * Opening a large SQLite memory in a fresh process (DESIGN.md "Budgets"): time to the first
+ * state page and RSS, after a clean stop and after a writer was killed with SIGKILL mid-write,
+ * then state pages now and as of random seqs and the first content chunk of a streamed state.
+ * The baseline, in the same run: a fresh process that opens the file with raw better-sqlite3
+ * and reads the last 100 events of the log. Every figure comes from a child process
+ * (bench/open-memory.child.ts); the file is built once and cached under the OS temp folder.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openMemledger } from '../src/memory/index.js';
+import { READ_MODEL_VERSION } from '../src/read-models/index.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import { SQLITE_SCHEMA_VERSION } from '../src/store/sqlite/sqlite.schema.js';
+import { MIX_VERSION, mixedEventBatches, report } from './support.js';
+
+const CHILD = join(import.meta.dirname, 'open-memory.child.ts');
+const MB = 1024 * 1024;
+/** State pages, as-of pages and streamed states timed in the fresh process, each. */
+const SAMPLES = 200;
+/** How long the writer appends before it is killed. */
+const WRITE_BEFORE_KILL_MS = 3000;
+
+/** What the `open` child reports (see open-memory.child.ts). */
+interface OpenFigures {
+  readonly importMs: number;
+  readonly fromProcessStartMs: number;
+  readonly fromOpenCallMs: number;
+  readonly fromSpawnMs: number;
+  readonly rssAfterFirstPage: number;
+  readonly rssAfterLoop: number;
+  readonly checkpointBefore: number | null;
+  readonly head: number;
+  readonly nowP50: number;
+  readonly nowP99: number;
+  readonly asOfP50: number;
+  readonly asOfP99: number;
+  readonly streamToContentP50: number;
+  readonly streamToContentP99: number;
+}
+
+/** What the `raw` child reports. */
+interface RawFigures {
+  readonly importMs: number;
+  readonly fromProcessStartMs: number;
+  readonly fromOpenCallMs: number;
+  readonly fromSpawnMs: number;
+  readonly rss: number;
+  readonly rssAfterLoop: number;
+  readonly head: number;
+  readonly nowP50: number;
+  readonly nowP99: number;
+  readonly asOfP50: number;
+  readonly asOfP99: number;
+}
+
+/**
+ * Measures opening a memory of `n` events (default 1 M; `npm run bench -- --large` asks 10 M).
+ * The file is built on first use, reused by later runs.
+ */
+export async function benchOpenMemory(n = 1_000_000): Promise<void> {
+  const path = await cachedMemoryFile(n);
+  const raw = await runChild<RawFigures>(['raw', path, String(SAMPLES), '7']);
+  const clean = await runChild<OpenFigures>(['open', path, String(SAMPLES), '7']);
+  // Cold: the file's pages dropped from the OS page cache first (where `dd iflag=nocache` can).
+  const rawCold = evictFromPageCache(path)
+    ? await runChild<RawFigures>(['raw', path, '0', '7'])
+    : undefined;
+  const cold = evictFromPageCache(path)
+    ? await runChild<OpenFigures>(['open', path, '0', '7'])
+    : undefined;
+  const killed = await afterKill(path, n, true);
+  const lagging = await afterKill(path, n, false);
+
+  const ms = (x: number) => Math.round(x * 10) / 10;
+  const kill = (label: string, k: Awaited<ReturnType<typeof afterKill>>) => ({
+    [`${label}: events committed before SIGKILL`]: k.appended,
+    [`${label}: WAL left MB`]: k.walBytes / MB,
+    [`${label}: read models behind the log at open`]: k.lag,
+    [`${label}: fresh process to first state page ms`]: ms(k.open.fromProcessStartMs),
+    [`${label}: from open call ms`]: ms(k.open.fromOpenCallMs),
+    [`${label}: / raw (process start) ratio`]: k.open.fromProcessStartMs / raw.fromProcessStartMs,
+    [`${label}: RSS after first page MB`]: k.open.rssAfterFirstPage / MB,
+  });
+  report(`open-memory-${n}`, {
+    events: n,
+    file: `${path} (${(statSync(path).size / MB).toFixed(0)} MB)`,
+    note: 'page cache warm unless marked cold; every child runs node --import tsx',
+    'load average (1 min, 2 shared cores here) at the end': loadavg()[0]!,
+    'raw: fresh process to last 100 events ms (baseline)': ms(raw.fromProcessStartMs),
+    'raw: of which module imports ms': ms(raw.importMs),
+    'raw: from open call ms': ms(raw.fromOpenCallMs),
+    'raw: from spawn ms (node + tsx start)': raw.fromSpawnMs,
+    'raw: RSS MB (baseline)': raw.rss / MB,
+    'raw: RSS after its timing loop MB': raw.rssAfterLoop / MB,
+    'raw: last 100 events p50 / p99 ms': `${raw.nowP50.toFixed(3)} / ${raw.nowP99.toFixed(3)}`,
+    'raw: 100 events before a random seq p50 / p99 ms': `${raw.asOfP50.toFixed(3)} / ${raw.asOfP99.toFixed(3)}`,
+    'clean stop: fresh process to first state page ms': ms(clean.fromProcessStartMs),
+    'clean stop: of which module imports ms': ms(clean.importMs),
+    'clean stop: from open call ms': ms(clean.fromOpenCallMs),
+    'clean stop: from spawn ms': clean.fromSpawnMs,
+    'clean stop: / raw (process start) ratio': clean.fromProcessStartMs / raw.fromProcessStartMs,
+    'clean stop: / raw (open call) ratio': clean.fromOpenCallMs / raw.fromOpenCallMs,
+    'clean stop: target ms': '<= 1000',
+    'cold cache: raw fresh process to last 100 events ms': rawCold
+      ? ms(rawCold.fromProcessStartMs)
+      : 'n/a',
+    'cold cache: fresh process to first state page ms': cold ? ms(cold.fromProcessStartMs) : 'n/a',
+    'cold cache: from open call ms': cold ? ms(cold.fromOpenCallMs) : 'n/a',
+    'cold cache: / raw (process start) ratio':
+      cold && rawCold ? cold.fromProcessStartMs / rawCold.fromProcessStartMs : 'n/a',
+    'RSS after first page MB': clean.rssAfterFirstPage / MB,
+    'RSS after the timing loop MB': clean.rssAfterLoop / MB,
+    'RSS after first page / raw ratio': clean.rssAfterFirstPage / raw.rss,
+    'RSS after the timing loop / raw ratio': clean.rssAfterLoop / raw.rssAfterLoop,
+    'RSS target MB': '<= 300',
+    samples: SAMPLES,
+    'state page now (limit 100) p50 ms': clean.nowP50,
+    'state page now (limit 100) p99 ms': clean.nowP99,
+    'state page now p99 / raw last 100 p99 ratio': clean.nowP99 / raw.nowP99,
+    'state page as of random seq p50 ms': clean.asOfP50,
+    'state page as of random seq p99 ms': clean.asOfP99,
+    'state page as of p99 / raw 100 before seq p99 ratio': clean.asOfP99 / raw.asOfP99,
+    'state page target p99 ms': '<= 5',
+    'streamState first content chunk p50 ms': clean.streamToContentP50,
+    'streamState first content chunk p99 ms': clean.streamToContentP99,
+    'streamState first content p99 / raw 100 before seq p99 ratio':
+      clean.streamToContentP99 / raw.asOfP99,
+    'streamState first content target ms': '<= 50',
+    ...kill('kill -9 of a memledger writer', killed),
+    ...kill('kill -9 of a bare-store writer', lagging),
+    'after kill -9 target ms': '<= 3000',
+  });
+}
+
+/**
+ * Copies the file, lets a child append to the copy for a while, kills it with SIGKILL, and
+ * times a fresh process's open of what is left (WAL recovery and read-model catch-up).
+ * `withReadModels: false` appends through the bare store, so the read models lag the log.
+ */
+async function afterKill(path: string, n: number, withReadModels: boolean) {
+  const copy = `${path}.killed.db`;
+  removeDatabase(copy);
+  copyFileSync(path, copy);
+  try {
+    await killMidWrite(copy, withReadModels);
+    const walBytes = existsSync(`${copy}-wal`) ? statSync(`${copy}-wal`).size : 0;
+    const open = await runChild<OpenFigures>(['open', copy, '0', '7']);
+    return {
+      open,
+      walBytes,
+      appended: open.head - (n - 1),
+      lag: open.head - (open.checkpointBefore ?? -1),
+    };
+  } finally {
+    removeDatabase(copy);
+  }
+}
+
+/** Starts a writer on `path`, waits until it appends, lets it run, then SIGKILLs it. */
+async function killMidWrite(path: string, withReadModels: boolean): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CHILD, 'writer', path, String(withReadModels)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`The writer exited (${code}) before writing.`)));
+  });
+  await new Promise((resolve) => setTimeout(resolve, WRITE_BEFORE_KILL_MS));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Runs the child in a fresh process and parses the JSON it prints last. */
+async function runChild<T>(args: readonly string[]): Promise<T> {
+  // MEMLEDGER_BENCH_CPU_PROF=<dir> profiles each child (node --cpu-prof) into that folder.
+  const profile = process.env.MEMLEDGER_BENCH_CPU_PROF;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', CHILD, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MEMLEDGER_BENCH_SPAWNED_AT: String(Date.now()) },
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const last = out.trim().split('\n').at(-1);
+  if (code !== 0 || !last) throw new Error(`Child ${args.join(' ')} failed (${code}): ${out}`);
+  return JSON.parse(last) as T;
+}
+
+/** The cached file of `n` mixed events, built when missing (into a side file, renamed when whole). */
+async function cachedMemoryFile(n: number): Promise<string> {
+  const dir = join(tmpdir(), 'memledger-bench');
+  mkdirSync(dir, { recursive: true });
+  const layout = `log${SQLITE_SCHEMA_VERSION}-rm${READ_MODEL_VERSION}-mix${MIX_VERSION}`;
+  const path = join(dir, `open-memory-${n}-${layout}.db`);
+  if (existsSync(path)) {
+    console.log(`open-memory: reusing ${path} (delete it to rebuild)`);
+    return path;
+  }
+  const building = `${path}.building`;
+  removeDatabase(building);
+  console.log(`open-memory: building ${n.toLocaleString('en-US')} events into ${path}`);
+  const start = performance.now();
+  const store = openSqliteStore({ path: building, synchronous: 'NORMAL' });
+  const memledger = openMemledger({ store, closeStore: false });
+  const log = store.log();
+  let written = 0;
+  for (const batch of mixedEventBatches({ n })) {
+    await log.append(batch);
+    written += batch.length;
+    if (written % 500_000 === 0 || written === n) {
+      const seconds = (performance.now() - start) / 1000;
+      const rss = (process.memoryUsage().rss / MB).toFixed(0);
+      console.log(
+        `  ${written.toLocaleString('en-US')} events, ${seconds.toFixed(0)} s, RSS ${rss} MB`,
+      );
+    }
+  }
+  const checkpoint = (await memledger.memory()).checkpoint;
+  await memledger.close();
+  await store.close();
+  if (checkpoint !== n - 1)
+    throw new Error(`The read models reached seq ${checkpoint}, expected ${n - 1}.`);
+  renameSync(building, path);
+  console.log(`open-memory: built in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return path;
+}
+
+/** Drops the file's pages from the OS page cache (GNU dd; false where that is not available). */
+function evictFromPageCache(path: string): boolean {
+  const dd = spawnSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none']);
+  return dd.status === 0;
+}
+
+/** Deletes a SQLite file with its WAL and shared-memory files. */
+function removeDatabase(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+}
