@@ -37,7 +37,12 @@ export function storeConfigOf(command: Command): StoreConfig {
   const url = eventstore?.trim();
   const dbTyped = command.getOptionValueSourceWithGlobals('db') === 'cli';
   const urlTyped = command.getOptionValueSourceWithGlobals('eventstore') === 'cli';
-  if (url && (urlTyped || !dbTyped)) return { kind: 'eventstoredb', connectionString: url };
+  if (url && (urlTyped || !dbTyped)) {
+    // The id index file beside the application's (MEMLEDGER_ESDB_INDEX), so a command reads
+    // only what is new in each stream.
+    const idIndex = process.env.MEMLEDGER_ESDB_INDEX?.trim() || './data/eventstoredb-index.db';
+    return { kind: 'eventstoredb', connectionString: url, idIndex };
+  }
   return { kind: 'sqlite', path: db };
 }
 
