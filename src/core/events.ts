@@ -11,13 +11,35 @@ export const EVENT_KINDS = ['message', 'document', 'recall', 'deletion'] as cons
 /** An event kind. */
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** At least one non-whitespace character, at most `max` characters. */
+/**
+ * A lone surrogate is half of a UTF-16 pair: it is no Unicode character, cannot be encoded as
+ * UTF-8 and would come back from a store or a UTF-8 client as U+FFFD, so it is refused. With the
+ * `u` flag a well-formed pair is one code point, so this class matches only the lone halves.
+ */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Text that is valid Unicode: no lone surrogate. */
+const wellFormed = <S extends z.ZodString>(schema: S) =>
+  schema.refine((s) => !LONE_SURROGATE.test(s), {
+    message: 'must be valid Unicode text (no lone surrogate U+D800 to U+DFFF)',
+  });
+
+/** A label of at most `max` characters (may be empty): session ids, actors, who asked. */
+const label = (max: number) =>
+  wellFormed(z.string().max(max, { message: `must be at most ${max} characters` }));
+
+/**
+ * At least one non-whitespace character that is not a control character either (a NUL-only
+ * speaker names no one), at most `max` characters, valid Unicode.
+ */
 const nonEmpty = (max: number) =>
-  z
-    .string()
-    .max(max, { message: `must be at most ${max} characters` })
+  wellFormed(z.string().max(max, { message: `must be at most ${max} characters` }))
     .refine((s) => s.trim().length > 0, {
       message: 'must contain at least one non-whitespace character',
+    })
+    .refine((s) => s.trim().length === 0 || /[^\s\p{Cc}]/u.test(s), {
+      message:
+        'must contain at least one character that is neither whitespace nor a control character',
     });
 
 /** An event id: any RFC 9562 UUID, stored lowercase so equal ids compare equal. */
@@ -50,10 +72,14 @@ export const Seq = z.number().int({ message: 'must be an integer' }).min(0, {
   message: 'must be 0 or more',
 });
 
-/** Memory ids: 1 to 128 of `A-Z a-z 0-9 . _ -`. */
+/**
+ * Memory ids: 1 to 128 of `A-Z a-z 0-9 . _ -`, but not `.` or `..`: those are path segments
+ * (URLs resolve them away, file-backed stores would read them as folders), so they name nothing.
+ */
 export const MemoryId = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,128}$/, { message: 'must be 1 to 128 of A-Z a-z 0-9 . _ -' });
+  .regex(/^[A-Za-z0-9._-]{1,128}$/, { message: 'must be 1 to 128 of A-Z a-z 0-9 . _ -' })
+  .refine((id) => id !== '.' && id !== '..', { message: 'must not be "." or ".."' });
 /** A memory id. */
 export type MemoryId = z.infer<typeof MemoryId>;
 
@@ -64,17 +90,9 @@ const commonFields = {
   id: EventId,
   timestamp: Timestamp,
   seq: Seq.nullable().default(null),
-  sessionId: z
-    .string()
-    .max(LIMITS.label, { message: `must be at most ${LIMITS.label} characters` })
-    .nullable()
-    .default(null),
+  sessionId: label(LIMITS.label).nullable().default(null),
   source: nonEmpty(LIMITS.label).default('unknown'),
-  actor: z
-    .string()
-    .max(LIMITS.label, { message: `must be at most ${LIMITS.label} characters` })
-    .nullable()
-    .default(null),
+  actor: label(LIMITS.label).nullable().default(null),
 };
 
 const idList = (min: number) =>
@@ -128,10 +146,7 @@ export const Deletion = z.strictObject({
     .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' })
     .readonly(),
   reason: nonEmpty(LIMITS.query),
-  requestedBy: z
-    .string()
-    .max(LIMITS.label, { message: `must be at most ${LIMITS.label} characters` })
-    .optional(),
+  requestedBy: label(LIMITS.label).optional(),
 });
 /** A tombstone: content made unreachable by a visible act. */
 export type Deletion = Readonly<z.infer<typeof Deletion>>;
