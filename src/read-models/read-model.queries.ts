@@ -87,8 +87,12 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
       `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
-    recallStat: db.prepare<[number, number, number], { count: number; last: number | null }>(
-      `SELECT COUNT(*) AS count, MAX(recall_seq) AS last FROM rm_recall_uses
+    // With one max() aggregate, SQLite takes the bare column (the time) from the row of the max.
+    recallStat: db.prepare<
+      [number, number, number],
+      { count: number; last: number | null; ts: string | null }
+    >(
+      `SELECT COUNT(*) AS count, MAX(recall_seq) AS last, recall_ts AS ts FROM rm_recall_uses
         WHERE mem = ? AND item_seq = ? AND recall_seq <= ?`,
     ),
     recallUses: db
@@ -106,21 +110,11 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
     return seqs.map((seq) => events.get(seq)).filter((e): e is T => e !== undefined);
   };
   const statsOf = (mem: number, items: readonly Sequenced[], n: number) => {
-    const rows = items.map((item) => ({ id: item.id, ...sql.recallStat.get(mem, item.seq, n)! }));
-    const recalled = rows.filter((r) => r.count > 0);
-    const recalls = load(
-      mem,
-      recalled.map((r) => r.last!),
-    );
     const stats: Record<string, RecallStat> = {};
-    for (const row of recalled) {
-      const recall = recalls.get(row.last!);
-      if (recall)
-        stats[row.id] = {
-          count: row.count,
-          lastRecalledAt: recall.timestamp,
-          lastRecalledSeq: row.last!,
-        };
+    for (const item of items) {
+      const row = sql.recallStat.get(mem, item.seq, n)!;
+      if (row.count > 0)
+        stats[item.id] = { count: row.count, lastRecalledAt: row.ts!, lastRecalledSeq: row.last! };
     }
     return stats;
   };

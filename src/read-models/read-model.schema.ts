@@ -16,7 +16,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '1';
+export const READ_MODEL_VERSION = '2';
 
 /** Kinds as stored in `rm_items.kind`. */
 export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3 } as const;
@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS rm_recall_uses (
   mem        INTEGER NOT NULL,
   item_seq   INTEGER NOT NULL,
   recall_seq INTEGER NOT NULL,
+  recall_ts  TEXT    NOT NULL,
   PRIMARY KEY (mem, item_seq, recall_seq)
 ) STRICT, WITHOUT ROWID;
 `;
@@ -77,18 +78,24 @@ CREATE TABLE IF NOT EXISTS rm_payloads (
 
 /**
  * Creates the read-model tables, first dropping every read-model table of another layout
- * version (they are rebuilt from the log on the next catch-up of each memory).
+ * version (they are rebuilt from the log on the next catch-up of each memory). A file already
+ * at this version is left untouched: opening writes nothing.
  */
 export function ensureReadModelSchema(db: Database.Database, withPayloads: boolean): void {
+  const current = () => {
+    const has = (table: string) =>
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(table);
+    if (!has('rm_meta') || (withPayloads && !has('rm_payloads'))) return false;
+    const version = db.prepare("SELECT value FROM rm_meta WHERE key = 'version'").pluck().get();
+    return version === READ_MODEL_VERSION;
+  };
+  if (current()) return;
   db.transaction(() => {
+    if (current()) return; // another process did it while this one waited for the lock
+    dropReadModels(db);
     db.exec(
       'CREATE TABLE IF NOT EXISTS rm_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT',
     );
-    const version = db
-      .prepare<[], string>("SELECT value FROM rm_meta WHERE key = 'version'")
-      .pluck()
-      .get();
-    if (version !== undefined && version !== READ_MODEL_VERSION) dropReadModels(db);
     db.exec(CORE_SCHEMA);
     db.exec(SEARCH_SCHEMA);
     if (withPayloads) db.exec(PAYLOAD_SCHEMA);

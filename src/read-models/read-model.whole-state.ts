@@ -65,9 +65,10 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
     ),
     recallStats: db.prepare<
       [number, number, number, number],
-      { seq: number; id: string; count: number; last: number }
+      { seq: number; id: string; count: number; last: number; ts: string }
     >(
-      `SELECT u.item_seq AS seq, i.id AS id, COUNT(*) AS count, MAX(u.recall_seq) AS last
+      `SELECT u.item_seq AS seq, i.id AS id, COUNT(*) AS count, MAX(u.recall_seq) AS last,
+              u.recall_ts AS ts
          FROM rm_recall_uses u JOIN rm_items i ON i.mem = u.mem AND i.seq = u.item_seq
         WHERE u.mem = ? AND u.recall_seq <= ? AND u.item_seq > ?
         GROUP BY u.item_seq ORDER BY u.item_seq LIMIT ?`,
@@ -101,17 +102,8 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
     /** Recall statistics by `n` of items with seq > `after`. */
     recallStats(mem: number, n: number, after: number) {
       const rows = sql.recallStats.all(mem, n, after, CHUNK_ITEMS);
-      const recalls = load(mem, [...new Set(rows.map((r) => r.last))]);
       const entries = rows.map(
-        (r) =>
-          [
-            r.id,
-            {
-              count: r.count,
-              lastRecalledAt: recalls.get(r.last)!.timestamp,
-              lastRecalledSeq: r.last,
-            },
-          ] as const,
+        (r) => [r.id, { count: r.count, lastRecalledAt: r.ts, lastRecalledSeq: r.last }] as const,
       );
       return { entries, next: rows.at(-1)?.seq };
     },

@@ -56,8 +56,9 @@ export function prepareWriter(
       `INSERT INTO rm_totals (mem, seq, messages, documents, deleted_messages, deleted_documents)
        VALUES (?, ?, ?, ?, ?, ?)`,
     ),
-    insertRecallUse: db.prepare<[number, number, number]>(
-      'INSERT OR IGNORE INTO rm_recall_uses (mem, item_seq, recall_seq) VALUES (?, ?, ?)',
+    insertRecallUse: db.prepare<[number, number, number, string]>(
+      `INSERT OR IGNORE INTO rm_recall_uses (mem, item_seq, recall_seq, recall_ts)
+       VALUES (?, ?, ?, ?)`,
     ),
   };
   const insertPayload = withPayloads
@@ -115,7 +116,7 @@ export function prepareWriter(
         case 'recall':
           for (const id of new Set(event.recalled)) {
             const item = sql.itemById.get(mem, id);
-            if (item) sql.insertRecallUse.run(mem, item.seq, event.seq);
+            if (item) sql.insertRecallUse.run(mem, item.seq, event.seq, event.timestamp);
           }
           break;
         case 'deletion': {

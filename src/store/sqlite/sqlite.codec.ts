@@ -4,7 +4,14 @@
  * columns are not repeated in it). Decoding puts the columns back and validates through the
  * shared codec, so it rebuilds exactly the event that was appended.
  */
-import { EVENT_TYPES, MemoryError, type MemoryEvent, type Sequenced } from '../../core/index.js';
+import {
+  deepFreeze,
+  EVENT_TYPES,
+  markValidated,
+  MemoryError,
+  type MemoryEvent,
+  type Sequenced,
+} from '../../core/index.js';
 import { decodeEvent, kindOfType, type EventType } from '../codec.js';
 
 /**
@@ -81,6 +88,20 @@ export interface StoredRow {
   readonly id: Uint8Array | string;
   readonly type: number;
   readonly payload: string;
+}
+
+/**
+ * Decodes a row for the read models' page loads without validating it again: every event was
+ * validated on its way in (the append guard, or catch-up through {@link decodeRow}), and the
+ * read models only name rows they applied. `memledger verify` and every log read still validate
+ * each row. An unknown type is still refused.
+ */
+export function decodeTrustedRow(row: StoredRow, type: string, where: string): Sequenced {
+  const kind = kindOfType(type, row.seq, where);
+  const data = JSON.parse(row.payload) as object;
+  return markValidated(
+    deepFreeze({ kind, id: idOfKey(row.id), ...data, seq: row.seq } as Sequenced),
+  );
 }
 
 /**

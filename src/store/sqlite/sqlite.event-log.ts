@@ -30,6 +30,7 @@ import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 import { decodeRow, encodeRow, idKey, idOfKey, typeOfCode } from './sqlite.codec.js';
 import { prepareLayout } from './sqlite.migrate.js';
+import { embeddedDatabase } from './sqlite.embedded.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -90,19 +91,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
 
   return {
     description: `SQLite ${options.path}`,
-    embedded: {
-      database: db,
-      onAppend: (hook) => void hooks.push(hook),
-      eventsAt: (memoryId, seqs) => {
-        const where = `SQLite ${options.path} memory ${memoryId}`;
-        const out = new Map<number, Sequenced>();
-        for (const seq of seqs) {
-          const row = statements.readForwards.get(memoryId, seq, seq, 1);
-          if (row) out.set(seq, decode(row, where));
-        }
-        return out;
-      },
-    },
+    embedded: embeddedDatabase(db, statements, hooks, typeOf, options.path),
     log(memoryId) {
       const id = checkMemoryId(memoryId);
       return run('open memory', () => sqliteLog(id, context));

@@ -37,6 +37,8 @@ export interface MigrationRecord {
  * throws `STORE_FAILED` for a version it does not know (a newer memledger's file).
  */
 export function prepareLayout(db: Database.Database, path: string): void {
+  // A file already at this layout is left untouched: opening takes no write lock.
+  if (schemaVersionOf(db) === SQLITE_SCHEMA_VERSION) return;
   db.transaction(() => {
     // Read under the write lock: another process may have created or migrated the file meanwhile.
     const version = schemaVersionOf(db);

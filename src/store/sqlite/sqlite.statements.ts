@@ -28,6 +28,8 @@ export interface Statements {
   /** One id's row with its Deletion, without the payload (a deletion target, a recalled id). */
   readonly entry: Database.Statement<[string, Buffer | string], EntryRow>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
+  /** Events of a memory at the seqs of a JSON array. */
+  readonly eventsAt: Database.Statement<[string, string], EventRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
   /** memory id, seq, id key, type code, version, payload. */
   readonly insertEvent: Database.Statement<
@@ -69,6 +71,10 @@ export function prepareStatements(db: Database.Database): Statements {
     readForwards: db.prepare<[string, number, number, number], EventRow>(
       `SELECT seq, id, type, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?`,
+    ),
+    eventsAt: db.prepare<[string, string], EventRow>(
+      `SELECT seq, id, type, payload FROM event_log
+        WHERE memory = ${MEMORY} AND seq IN (SELECT value FROM json_each(?))`,
     ),
     readBackwards: db.prepare<[string, number, number, number], EventRow>(
       `SELECT seq, id, type, payload FROM event_log

@@ -1,0 +1,32 @@
+/**
+ * What the SQLite store lends the read models that live in its file: the connection, a hook in
+ * every append's transaction, and events read by seq for their pages.
+ */
+import type Database from 'better-sqlite3';
+import type { Sequenced } from '../../core/index.js';
+import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
+import { decodeTrustedRow } from './sqlite.codec.js';
+import type { Statements } from './sqlite.statements.js';
+
+/** The store's {@link EmbeddedDatabase}; `hooks` is the list every append transaction runs. */
+export function embeddedDatabase(
+  db: Database.Database,
+  statements: Statements,
+  hooks: AppendHook[],
+  typeOf: (code: number) => string,
+  path: string,
+): EmbeddedDatabase {
+  return {
+    database: db,
+    onAppend: (hook) => void hooks.push(hook),
+    eventsAt: (memoryId, seqs) => {
+      const where = `SQLite ${path} memory ${memoryId}`;
+      const out = new Map<number, Sequenced>();
+      if (seqs.length === 0) return out;
+      // One indexed read for the whole page, not one per seq.
+      for (const row of statements.eventsAt.all(memoryId, JSON.stringify(seqs)))
+        out.set(row.seq, decodeTrustedRow(row, typeOf(row.type), where));
+      return out;
+    },
+  };
+}

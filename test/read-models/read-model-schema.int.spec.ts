@@ -1,0 +1,58 @@
+/** The read-model layout: opening a current file writes nothing; another version is rebuilt. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openMemledger } from '../../src/memory/index.js';
+import { READ_MODEL_VERSION } from '../../src/read-models/index.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
+
+describe('read-model layout in the SQLite file', () => {
+  let dir: string;
+  let path: string;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memledger-rm-schema-'));
+    path = join(dir, 'm.db');
+    const memledger = openMemledger({ store: openSqliteStore({ path }) });
+    const memory = await memledger.memory();
+    await memory.recordMessage({ speaker: 'u', content: 'tea in Bern' });
+    await memory.recall({ query: 'tea' });
+    await memledger.close();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('opens a file of the current version without writing, even while another process holds the write lock', async () => {
+    const writer = new Database(path);
+    writer.exec('BEGIN IMMEDIATE');
+    try {
+      const memledger = openMemledger({ store: openSqliteStore({ path, busyTimeoutMs: 50 }) });
+      const memory = await memledger.memory();
+      expect(memory.checkpoint).toBe(1);
+      expect((await memory.statePage()).visibleMessages).toHaveLength(1);
+      await memledger.close();
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+  });
+
+  it('drops read models of another layout version and rebuilds them from the log', async () => {
+    const db = new Database(path);
+    db.prepare("UPDATE rm_meta SET value = 'old' WHERE key = 'version'").run();
+    db.close();
+    const memledger = openMemledger({ store: openSqliteStore({ path }) });
+    const memory = await memledger.memory();
+    expect(memory.checkpoint).toBeNull();
+    const stats = await memory.recallStats();
+    expect(Object.values(stats)).toEqual([
+      expect.objectContaining({ count: 1, lastRecalledSeq: 1 }),
+    ]);
+    expect(memory.checkpoint).toBe(1);
+    await memledger.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT value FROM rm_meta WHERE key = 'version'").pluck().get()).toBe(
+      READ_MODEL_VERSION,
+    );
+    check.close();
+  });
+});
