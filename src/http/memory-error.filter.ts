@@ -34,6 +34,7 @@ export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   VALIDATION_FAILED: 400,
   INVALID_MEMORY_ID: 400,
   MALFORMED_JSON: 400,
+  MALFORMED_BODY: 400,
   UNAUTHORIZED: 401,
   EVENT_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
@@ -48,6 +49,8 @@ export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   EXPECTED_SEQ_MISMATCH: 409,
   APPEND_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  EVENT_TOO_LARGE: 413,
+  UNSUPPORTED_ENCODING: 415,
   REPLAY_ORDER: 500,
   LOG_INVARIANT_VIOLATED: 500,
   EVENT_DECODE_FAILED: 500,
@@ -57,21 +60,84 @@ export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   STORE_CLOSED: 503,
 };
 
+/** The request body encodings the server decodes (body-parser's; zstd too where Node has it). */
+export const ACCEPTED_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
+
+/** What a failure to read a request says about itself. */
+interface ReadFailure {
+  readonly type: string;
+  readonly message: string;
+  readonly encoding?: string;
+}
+
 /**
  * Body-parser's errors carry a `type` naming what went wrong; the Express adapter hands them over
- * wrapped in an `HttpException` whose `cause` is the original.
+ * wrapped in an `HttpException` whose `cause` is the original. A body that does not decompress
+ * arrives as zlib's own error (an `errno` and a `Z_...` or brotli `ERR__...` code), with no type.
  */
-function readFailure(error: unknown): { type: string; message: string } | undefined {
+function readFailure(error: unknown): ReadFailure | undefined {
   const original = error instanceof HttpException ? error.cause : error;
   if (original instanceof URIError) return { type: 'uri', message: original.message };
   if (typeof original !== 'object' || original === null) return undefined;
-  const { type, message } = original as { type?: unknown; message?: unknown };
-  if (typeof type !== 'string') return undefined;
-  return { type, message: String(message) };
+  const { type, message, encoding, errno, code } = original as Record<string, unknown>;
+  if (typeof type === 'string') {
+    return {
+      type,
+      message: String(message),
+      ...(typeof encoding === 'string' ? { encoding } : {}),
+    };
+  }
+  if (typeof errno === 'number' && typeof code === 'string' && /^(Z_|ERR__)/.test(code)) {
+    return { type: 'encoding.undecodable', message: String(message) };
+  }
+  return undefined;
+}
+
+/** What the client said about the request, for messages that quote it. */
+export interface RequestContext {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** A failure to read the request (path, encoding, JSON, size) as a code and a message. */
+function readErrorBody(failure: ReadFailure, request: RequestContext | undefined): ApiErrorBody {
+  switch (failure.type) {
+    case 'entity.too.large':
+      return {
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'The request body is larger than the server accepts.',
+      };
+    case 'uri':
+      return {
+        code: 'VALIDATION_FAILED',
+        message: `The request path is not valid: ${failure.message}.`,
+      };
+    case 'entity.parse.failed':
+      return {
+        code: 'MALFORMED_JSON',
+        message: `The request body is not valid JSON: ${failure.message}.`,
+      };
+    case 'encoding.unsupported':
+      return {
+        code: 'UNSUPPORTED_ENCODING',
+        message: `The request body is encoded as ${JSON.stringify(failure.encoding ?? 'unknown')}; send it as ${ACCEPTED_ENCODINGS.slice(0, -1).join(', ')} or ${ACCEPTED_ENCODINGS.at(-1)}.`,
+      };
+    case 'encoding.undecodable': {
+      const encoding = String(request?.headers['content-encoding'] ?? 'compressed').toLowerCase();
+      return {
+        code: 'MALFORMED_BODY',
+        message: `The request body is not valid ${encoding} data, as its Content-Encoding says.`,
+      };
+    }
+    default:
+      return {
+        code: 'MALFORMED_JSON',
+        message: `The request body could not be read: ${failure.message}.`,
+      };
+  }
 }
 
 /** Translates anything thrown into a code, a message and the failing fields. */
-export function toApiError(error: unknown): ApiErrorBody {
+export function toApiError(error: unknown, request?: RequestContext): ApiErrorBody {
   if (isMemoryError(error)) {
     return error.issues.length > 0
       ? { code: error.code, message: error.message, issues: error.issues }
@@ -79,30 +145,7 @@ export function toApiError(error: unknown): ApiErrorBody {
   }
   if (error instanceof HttpApiError) return { code: error.code, message: error.message };
   const failure = readFailure(error);
-  if (failure) {
-    switch (failure.type) {
-      case 'entity.too.large':
-        return {
-          code: 'PAYLOAD_TOO_LARGE',
-          message: 'The request body is larger than the server accepts.',
-        };
-      case 'uri':
-        return {
-          code: 'VALIDATION_FAILED',
-          message: `The request path is not valid: ${failure.message}.`,
-        };
-      case 'entity.parse.failed':
-        return {
-          code: 'MALFORMED_JSON',
-          message: `The request body is not valid JSON: ${failure.message}.`,
-        };
-      default:
-        return {
-          code: 'MALFORMED_JSON',
-          message: `The request body could not be read: ${failure.message}.`,
-        };
-    }
-  }
+  if (failure) return readErrorBody(failure, request);
   if (error instanceof NotFoundException) {
     return { code: 'ROUTE_NOT_FOUND', message: 'No route matches this method and path.' };
   }
@@ -110,8 +153,11 @@ export function toApiError(error: unknown): ApiErrorBody {
 }
 
 /** The status of an error and the body a client may see: a 5xx carries no details. */
-export function publicError(error: unknown): { status: number; body: ApiErrorBody } {
-  const body = toApiError(error);
+export function publicError(
+  error: unknown,
+  request?: RequestContext,
+): { status: number; body: ApiErrorBody } {
+  const body = toApiError(error, request);
   const status = STATUS_OF_CODE[body.code];
   return status >= 500 && status !== 503
     ? { status, body: { code: body.code, message: 'The server failed to handle the request.' } }
@@ -127,7 +173,7 @@ export class MemoryErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const { status, body } = publicError(error);
+    const { status, body } = publicError(error, request);
     if (status >= 500) {
       this.logger.error(
         `${request.method} ${request.originalUrl} failed: ${String(error)}`,
