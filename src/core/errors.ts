@@ -10,6 +10,7 @@ export const MEMORY_ERROR_CODES = [
   'VALIDATION_FAILED',
   'INVALID_MEMORY_ID',
   'PAYLOAD_TOO_LARGE',
+  'EVENT_TOO_LARGE',
   // the append guard: the request contradicts the log
   'ALREADY_SEQUENCED',
   'ID_CONFLICT',
