@@ -14,6 +14,7 @@ import {
 import type { HttpRequest as Request, HttpResponse as Response } from './http-types.js';
 import { isMemoryError, type MemoryErrorCode, type ValidationIssue } from '../core/index.js';
 import { HttpApiError, type HttpErrorCode } from './http-error.js';
+import { redactSecrets } from './redact.js';
 
 /** Every code an API error body can carry. */
 export type ApiErrorCode = MemoryErrorCode | HttpErrorCode;
@@ -152,12 +153,24 @@ export function toApiError(error: unknown, request?: RequestContext): ApiErrorBo
   return { code: 'INTERNAL_ERROR', message: 'The server failed to handle the request.' };
 }
 
+/** The body with every secret it quotes (a connection string's password, a token) redacted. */
+function redacted(body: ApiErrorBody): ApiErrorBody {
+  const message = redactSecrets(body.message);
+  return body.issues === undefined
+    ? { code: body.code, message }
+    : {
+        code: body.code,
+        message,
+        issues: body.issues.map((i) => ({ path: i.path, message: redactSecrets(i.message) })),
+      };
+}
+
 /** The status of an error and the body a client may see: a 5xx carries no details. */
 export function publicError(
   error: unknown,
   request?: RequestContext,
 ): { status: number; body: ApiErrorBody } {
-  const body = toApiError(error, request);
+  const body = redacted(toApiError(error, request));
   const status = STATUS_OF_CODE[body.code];
   return status >= 500 && status !== 503
     ? { status, body: { code: body.code, message: 'The server failed to handle the request.' } }
@@ -175,9 +188,12 @@ export class MemoryErrorFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const { status, body } = publicError(error, request);
     if (status >= 500) {
+      // The URL may carry `?access_token=`, the error a connection string: neither is logged.
       this.logger.error(
-        `${request.method} ${request.originalUrl} failed: ${String(error)}`,
-        error instanceof Error ? error.stack : undefined,
+        redactSecrets(`${request.method} ${request.originalUrl} failed: ${String(error)}`),
+        error instanceof Error && error.stack !== undefined
+          ? redactSecrets(error.stack)
+          : undefined,
       );
     }
     // A streamed response (SSE, export) that fails midway can only be ended, not answered.
