@@ -88,12 +88,14 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
     // With one max() aggregate, SQLite takes the bare column (the time) from the row of the max.
-    recallStat: db.prepare<
-      [number, number, number],
-      { count: number; last: number | null; ts: string | null }
+    recallStats: db.prepare<
+      [number, string, number],
+      { seq: number; count: number; last: number; ts: string }
     >(
-      `SELECT COUNT(*) AS count, MAX(recall_seq) AS last, recall_ts AS ts FROM rm_recall_uses
-        WHERE mem = ? AND item_seq = ? AND recall_seq <= ?`,
+      `SELECT item_seq AS seq, COUNT(*) AS count, MAX(recall_seq) AS last, recall_ts AS ts
+         FROM rm_recall_uses
+        WHERE mem = ? AND item_seq IN (SELECT value FROM json_each(?)) AND recall_seq <= ?
+        GROUP BY item_seq`,
     ),
     recallUses: db
       .prepare<[number, number, number], number>(
@@ -111,11 +113,15 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
   };
   const statsOf = (mem: number, items: readonly Sequenced[], n: number) => {
     const stats: Record<string, RecallStat> = {};
-    for (const item of items) {
-      const row = sql.recallStat.get(mem, item.seq, n)!;
-      if (row.count > 0)
-        stats[item.id] = { count: row.count, lastRecalledAt: row.ts!, lastRecalledSeq: row.last! };
-    }
+    if (items.length === 0) return stats;
+    const idOf = new Map(items.map((item) => [item.seq, item.id]));
+    // One grouped read for the whole page.
+    for (const row of sql.recallStats.all(mem, JSON.stringify([...idOf.keys()]), n))
+      stats[idOf.get(row.seq)!] = {
+        count: row.count,
+        lastRecalledAt: row.ts,
+        lastRecalledSeq: row.last,
+      };
     return stats;
   };
 
