@@ -10,6 +10,7 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER } from '../nest.js';
 import { type HttpConfig, resolveHttpConfig } from './http-config.js';
+import { answerClientErrorsAsJson } from './client-errors.js';
 import { HttpApiModule } from './http-api.module.js';
 import { setupOpenApi } from './openapi.js';
 
@@ -26,6 +27,7 @@ export async function createApp(config: HttpConfig = {}): Promise<NestExpressApp
     // Open event streams must not keep `close()` waiting.
     forceCloseConnections: true,
   });
+  answerClientErrorsAsJson(app.getHttpServer());
   app.useBodyParser('json', { limit: resolved.bodyLimit });
   app.useStaticAssets(resolved.webDir, { index: 'index.html', maxAge: 0 });
   setupOpenApi(app, version);

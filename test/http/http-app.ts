@@ -1,6 +1,7 @@
 /** A real Nest application on a temp SQLite file, for the HTTP e2e specs. */
 import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -142,5 +143,38 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
     );
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** A raw HTTP answer: the status line's code, the headers (lowercased names) and the body. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/**
+ * Sends `bytes` as they are on a fresh connection to `url`'s host and port, and reads until the
+ * server closes it: for requests no HTTP client would send (a space in the path, a body promised
+ * and never sent).
+ */
+export function rawExchange(url: string, bytes: Buffer | string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = text.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) });
+    });
   });
 }

@@ -1,0 +1,59 @@
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (a space or a non-ASCII byte in
+ * the path, headers over Node's 16 KiB, a request that timed out) get the API's JSON error shape
+ * too, written on the raw socket from the server's `'clientError'` event, where the socket still
+ * allows an answer. Node's default answer has an empty body.
+ */
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { HttpApiError, type HttpErrorCode } from './http-error.js';
+import { publicError } from './memory-error.filter.js';
+
+/** A parser or socket error as Node hands it to `'clientError'`. */
+type ClientError = Error & { readonly code?: string };
+
+/** The code and message of a request Node refused. */
+function refusal(error: ClientError): { code: HttpErrorCode; message: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        code: 'HEADERS_TOO_LARGE',
+        message: 'The request headers are larger than the server accepts (16 KiB in all).',
+      };
+    default:
+      return {
+        code: 'MALFORMED_REQUEST',
+        message: `The request is not valid HTTP/1.1 (${error.code ?? 'unknown'}): check the method, the path (no spaces or non-ASCII bytes; percent-encode them) and the headers.`,
+      };
+  }
+}
+
+/** The response Node is writing on this socket, if any (Node keeps it as `_httpMessage`). */
+function responseStarted(socket: Duplex): boolean {
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  return current?.headersSent === true;
+}
+
+/** Answers a refused request with `{ code, message }` and closes the connection. */
+export function answerClientError(error: ClientError, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
+    socket.destroy();
+    return;
+  }
+  const { code, message } = refusal(error);
+  const { status, body } = publicError(new HttpApiError(code, message));
+  const json = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      json,
+    () => socket.destroy(),
+  );
+}
+
+/** Makes `server` answer the requests its parser refuses with the JSON error shape. */
+export function answerClientErrorsAsJson(server: Server): void {
+  server.on('clientError', answerClientError);
+}
