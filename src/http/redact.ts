@@ -7,20 +7,24 @@
 /** What a secret is replaced by. */
 export const REDACTED = '[redacted]';
 
-/** Names whose values are secrets, in query strings, JSON, `name=value` and `name: value`. */
-const SECRET_NAMES = String.raw`access_token|api[_-]?token|api[_-]?key|token|password|passwd|pwd|secret|client_secret|authorization`;
+/** Names whose values are secrets in `name=value` pairs (query strings, forms) and JSON keys. */
+const SECRET_NAMES = String.raw`access_token|api[_-]?token|api[_-]?key|token|password|passwd|pwd|secret|client_secret`;
 
 const RULES: readonly (readonly [RegExp, string])[] = [
   // `scheme://user:password@host`: the password goes, the user and host stay for diagnosis.
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s@/]*@/gi, `$1${REDACTED}@`],
-  // `Bearer <token>`, `Basic <credentials>` wherever they appear.
+  // `Bearer <token>`, `Basic <credentials>` wherever they appear (a placeholder `<token>` stays).
   [/\b(Bearer|Basic)\s+[\w.~+/=-]+/gi, `$1 ${REDACTED}`],
-  // `"password": "x"`, `token=x`, `Authorization: x`, `?access_token=x&...` (quoted or not).
+  // `Authorization: <scheme-less value>`.
   [
-    new RegExp(
-      String.raw`((?:^|[^\w-])"?(?:${SECRET_NAMES})"?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|[^\s&"',;}]+)`,
-      'gi',
-    ),
+    /\b(Authorization"?\s*[:=]\s*"?)(?!Bearer\b|Basic\b|\[redacted\])[^\s"',;}]+/gi,
+    `$1${REDACTED}`,
+  ],
+  // `?access_token=x&...`, `password=x` (not prose such as "a token: send it").
+  [new RegExp(String.raw`((?:^|[^\w-])(?:${SECRET_NAMES})=)[^\s&"',;}]+`, 'gi'), `$1${REDACTED}`],
+  // `"password": "x"`, JSON keys, quoted.
+  [
+    new RegExp(String.raw`("(?:${SECRET_NAMES})"\s*:\s*)("(?:[^"\\]|\\.)*"|[^\s,}]+)`, 'gi'),
     `$1${REDACTED}`,
   ],
 ];
@@ -29,6 +33,5 @@ const RULES: readonly (readonly [RegExp, string])[] = [
 export function redactSecrets(text: string): string {
   let out = text;
   for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement);
-  // A value the second rule already replaced is not replaced again.
-  return out.replaceAll(`${REDACTED} ${REDACTED}`, REDACTED);
+  return out;
 }
