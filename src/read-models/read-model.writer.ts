@@ -127,7 +127,6 @@ export function prepareWriter(
             sql.markDeleted.run(event.seq, mem, item.seq);
             if (item.kind === KIND_CODE.message) t.deleted_messages++;
             else t.deleted_documents++;
-            search.markDeleted(mem, id, event.seq);
           }
           writeTotals(event.seq, t);
           break;

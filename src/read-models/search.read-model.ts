@@ -1,12 +1,12 @@
 /**
  * The search read model on SQLite FTS5 (BM25), persistent and insert-only apart from erasure.
  *
- * Layout. `search_items` holds one row per piece of content ever written (id, kind, seq, the seq
- * that deleted it); `search_fts` holds its text under the same rowid. The rowid is
+ * Layout. `search_fts` holds the text of every piece of content ever written under the rowid
  * `mem * 2^40 + seq`, so one memory's rows are one rowid range (isolation and the memory filter
  * cost nothing: FTS5 seeks its doclists to the range), and "written at or before n" is the
- * upper end of that range. "Not deleted at or before n" is checked on `search_items` for the
- * few best candidates only, as FTS5 hands them over in rank order.
+ * upper end of that range. What a row is (id, kind) and "not deleted at or before n" come from
+ * the item index `rm_items` at (mem, seq), written by the same projection, and are checked for
+ * the few best candidates only, as FTS5 hands them over in rank order.
  *
  * Why FTS5 keeps its own copy of the text (not `contentless_delete=1`): `forget` must leave no
  * trace of a word. A contentless-delete table only tombstones the row and keeps its terms in the
@@ -36,15 +36,6 @@ import { MemoryError, type ContentEvent, type SearchHit, type Sequenced } from '
 
 /** DDL for the search tables (CREATE ... IF NOT EXISTS), run by the read-model schema. */
 export const SEARCH_SCHEMA = `
-CREATE TABLE IF NOT EXISTS search_items (
-  key INTEGER PRIMARY KEY,
-  mem INTEGER NOT NULL,
-  id TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  deleted_seq INTEGER,
-  UNIQUE (mem, id)
-) STRICT;
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
   text, tokenize = 'unicode61 remove_diacritics 2'
 );
@@ -64,8 +55,6 @@ export interface SearchReadModelOptions {
 export interface SearchReadModel {
   /** Indexes a message (`speaker: content`) or a document (`name\ntext`); runs inside the caller's transaction. */
   add(mem: number, item: Sequenced<ContentEvent>): void;
-  /** Records that `id` was deleted at `seq`: it stops matching from that seq on (first deletion wins). */
-  markDeleted(mem: number, id: string, seq: number): void;
   /** Best matches among content visible now or as of `asOfSeq`, best first (default limit 10). */
   search(mem: number, query: string, options?: SearchReadModelOptions): SearchHit[];
   /** Removes one item's text from the index for good (for the coming erasure feature): no trace of its words may remain. */
@@ -145,35 +134,23 @@ function rowKey(mem: number, seq: number): bigint {
 
 interface Row {
   id: string;
-  kind: ContentEvent['kind'];
+  /** As `rm_items` codes it: 0 message, 1 document. */
+  kind: number;
   seq: number;
   score: number;
 }
 
 /** Prepares the search read model's statements on `db` (the tables must exist: {@link SEARCH_SCHEMA}). */
 export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
-  const insertItem = db.prepare<[bigint, number, string, string, number]>(
-    `INSERT INTO search_items (key, mem, id, kind, seq) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  );
   const insertText = db.prepare<[bigint, string]>(
     'INSERT INTO search_fts (rowid, text) VALUES (?, ?)',
   );
-  const markItem = db.prepare<[number, number, string]>(
-    `UPDATE search_items SET deleted_seq = ?
-     WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
-  );
-  const keyOf = db
-    .prepare<[number, string], bigint>('SELECT key FROM search_items WHERE mem = ? AND id = ?')
-    .pluck()
-    .safeIntegers(true);
+  const seqOf = db
+    .prepare<[number, string], number>('SELECT seq FROM rm_items WHERE mem = ? AND id = ?')
+    .pluck();
   const deleteText = db.prepare<[bigint]>('DELETE FROM search_fts WHERE rowid = ?');
-  const deleteItem = db.prepare<[bigint]>('DELETE FROM search_items WHERE key = ?');
   const deleteTexts = db.prepare<[bigint, bigint]>(
     'DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?',
-  );
-  const deleteItems = db.prepare<[bigint, bigint]>(
-    'DELETE FROM search_items WHERE key BETWEEN ? AND ?',
   );
   // FTS5 takes a configuration value as a literal only, not as a bound parameter.
   const secureDeleteOff = db.prepare(
@@ -197,9 +174,11 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
     .safeIntegers(true);
   // CROSS JOIN keeps FTS5 the outer loop, so it hands rows over in rank order and the
   // visibility check runs on the best candidates only.
-  const best = db.prepare<[string, bigint, bigint, number, number], Row>(
+  // The item index (rm_items, written by the same projection) says what each row is and
+  // whether it was deleted by then.
+  const best = db.prepare<[number, bigint, string, bigint, bigint, number, number], Row>(
     `SELECT i.id AS id, i.kind AS kind, i.seq AS seq, -f.rank AS score
-     FROM search_fts AS f CROSS JOIN search_items AS i ON i.key = f.rowid
+     FROM search_fts AS f CROSS JOIN rm_items AS i ON i.mem = ? AND i.seq = f.rowid - ?
      WHERE search_fts MATCH ? AND f.rowid BETWEEN ? AND ?
        AND (i.deleted_seq IS NULL OR i.deleted_seq > ?)
      ORDER BY f.rank LIMIT ?`,
@@ -207,14 +186,9 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
 
   return {
     add(mem, item) {
-      const key = rowKey(mem, item.seq);
-      if (insertItem.run(key, mem, item.id, item.kind, item.seq).changes === 0) return;
       const text =
         item.kind === 'message' ? `${item.speaker}: ${item.content}` : `${item.name}\n${item.text}`;
-      insertText.run(key, text);
-    },
-    markDeleted(mem, id, seq) {
-      markItem.run(seq, mem, id);
+      insertText.run(rowKey(mem, item.seq), text);
     },
     search(mem, query, options = {}) {
       const { lo, hi: memoryEnd } = memoryRange(mem);
@@ -244,13 +218,13 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
       if (picked.length === 0) return [];
       const from =
         postings > POSTING_BUDGET ? (nthNewest.get(picked[0]!, lo, hi, POSTING_BUDGET) ?? lo) : lo;
-      return best.all(picked.join(' OR '), from, hi, deletedAfter, rowLimit);
+      return best
+        .all(mem, lo, picked.join(' OR '), from, hi, deletedAfter, rowLimit)
+        .map((row) => ({ ...row, kind: row.kind === 0 ? 'message' : 'document' }));
     },
     forget(mem, id) {
-      const key = keyOf.get(mem, id);
-      if (key === undefined) return;
-      deleteText.run(key);
-      deleteItem.run(key);
+      const seq = seqOf.get(mem, id);
+      if (seq !== undefined) deleteText.run(rowKey(mem, seq));
     },
     clear(mem) {
       const { lo, hi } = memoryRange(mem);
@@ -262,7 +236,6 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
       } finally {
         secureDeleteOn.run();
       }
-      deleteItems.run(lo, hi);
     },
   };
 }
