@@ -3,7 +3,7 @@
  * answered by a single `AppendResp` (spec §3.1, `Streams.Append.cs`). Wrong expected version
  * is reported in-band with status OK; a deleted stream is a FAILED_PRECONDITION status.
  */
-import { status, type handleClientStreamingCall } from '@grpc/grpc-js';
+import { status, type Deadline, type handleClientStreamingCall } from '@grpc/grpc-js';
 import {
   appendSizeOf,
   MissingMetadataError,
@@ -12,6 +12,7 @@ import {
   toExpectedRevision,
 } from './codec.js';
 import {
+  deadlineExceededError,
   maxAppendSizeError,
   missingMetadataError,
   serverStoppingError,
@@ -42,9 +43,17 @@ export function appendHandler(
     // The callback may run once only; after an early error the rest of the stream is ignored.
     let settled = false;
     const untrack = context.track(() => finish(serverStoppingError()));
+    // The call's gRPC deadline (the client sends 10 s by default), enforced as the real server's
+    // host enforces it: an append not complete by then fails with DEADLINE_EXCEEDED.
+    const deadline = deadlineMsOf(call.getDeadline());
+    const timer = Number.isFinite(deadline)
+      ? setTimeout(() => finish(deadlineExceededError()), Math.max(0, deadline - Date.now()))
+      : undefined;
+    timer?.unref();
     function finish(...result: Parameters<typeof callback>): void {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       untrack();
       callback(...result);
     }
@@ -81,6 +90,10 @@ export function appendHandler(
     });
     call.on('end', () => {
       if (settled) return;
+      if (Date.now() >= deadline) {
+        finish(deadlineExceededError());
+        return;
+      }
       if (header === undefined) {
         finish(statusError(status.UNKNOWN, 'Append request without options.'));
         return;
@@ -115,9 +128,15 @@ export function appendHandler(
     });
     call.on('cancelled', () => {
       settled = true;
+      clearTimeout(timer);
       untrack();
     });
   };
+}
+
+/** A call's deadline in epoch milliseconds; Infinity when it has none. */
+function deadlineMsOf(deadline: Deadline): number {
+  return deadline instanceof Date ? deadline.getTime() : deadline;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   missingMetadataError,
   serverStoppingError,
   streamDeletedStatus,
+  timeoutStatus,
   wrongExpectedVersionStatus,
 } from './errors.js';
 import { GoogleEmpty, sharedPb, streamsPb } from './proto.js';
@@ -40,6 +41,18 @@ interface PendingAppend {
   size: number;
   /** Already answered with an error; later chunks of this id are ignored until `is_final`. */
   failed: boolean;
+  /** Answers `Timeout` when the deadline passes before `is_final`. */
+  readonly timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Milliseconds left until the deadline of the options (a `Timestamp`, `now + deadline` on the
+ * client), or Infinity without one.
+ */
+function remainingMs(options: InstanceType<typeof streamsPb.BatchAppendReq.Options>): number {
+  const deadline = options.getDeadline();
+  if (deadline === undefined) return Number.POSITIVE_INFINITY;
+  return deadline.getSeconds() * 1000 + deadline.getNanos() / 1e6 - Date.now();
 }
 
 /** Builds the `BatchAppend` handler. */
@@ -54,6 +67,7 @@ export function batchAppendHandler(
     function close(how: () => void): void {
       if (!open) return;
       open = false;
+      for (const entry of pending.values()) clearTimeout(entry.timer);
       pending.clear();
       untrack();
       how();
@@ -73,14 +87,32 @@ export function batchAppendHandler(
       let entry = pending.get(key);
       const options = request.getOptions();
       if (entry === undefined && options !== undefined) {
+        const streamName = streamNameOf(options.getStreamIdentifier());
+        // The server answers Timeout at once for a deadline already past, else when it passes
+        // before the append is complete (`Streams.BatchAppend.cs`: `Max(timeout, Zero)`, and
+        // the `Task.Delay(timeout)` of each pending write); the id's later chunks are ignored.
+        const left = remainingMs(options);
+        if (!(left > 0)) {
+          call.write(reply(correlationId, streamName).setError(timeoutStatus()));
+          return;
+        }
+        const timer = Number.isFinite(left)
+          ? setTimeout(() => {
+              if (!open || pending.get(key) !== entry) return;
+              pending.delete(key);
+              call.write(reply(correlationId, streamName).setError(timeoutStatus()));
+            }, left)
+          : undefined;
+        timer?.unref();
         entry = {
-          streamName: streamNameOf(options.getStreamIdentifier()),
+          streamName,
           expected: toExpectedRevision(options, () =>
             options.hasStreamPosition() ? options.getStreamPosition() : undefined,
           ),
           events: [],
           size: 0,
           failed: false,
+          timer,
         };
         pending.set(key, entry);
       }
@@ -111,6 +143,7 @@ export function batchAppendHandler(
       }
       if (!request.getIsFinal()) return;
       pending.delete(key);
+      clearTimeout(entry.timer);
       if (entry.failed) return;
       const outcome = context.store.append(entry.streamName, entry.expected, entry.events);
       call.write(toResponse(reply(correlationId, entry.streamName), entry.streamName, outcome));

@@ -106,16 +106,22 @@ export function parseProposedMessage(message: ProposedMessageLike): ProposedEven
   };
 }
 
-/** Size an event counts for against the max append size (`Event.cs:46`). */
+/**
+ * Size an event counts for against the max append size, as EventStoreDB 24.10 (the version the
+ * fake advertises) counts it: `Event.SizeOnDisk` reads `data?.Length ?? 0 + metadata?.Length ??
+ * 0 + eventType.Length * 2`, and since `+` binds tighter than `??` that is the data's length
+ * alone (spec §6; the gRPC message around it, the id and the metadata map never count). The
+ * client's own test expects 30,000 small events to fit in 1 MiB and 40,000 not to.
+ */
 export function appendSizeOf(event: ProposedEvent): number {
-  return event.data.length + event.customMetadata.length + event.type.length * 2;
+  return event.data.length;
 }
 
-/** A `ReadResp` carrying one event, shaped like `Streams.Read.cs:384-426`. */
-export function toEventResponse(
+/** The `RecordedEvent` message of a record. */
+function toRecordedEvent(
   record: RecordedEvent,
   structuredUuid: boolean,
-): InstanceType<typeof streamsPb.ReadResp> {
+): InstanceType<typeof streamsPb.ReadResp.ReadEvent.RecordedEvent> {
   const recorded = new streamsPb.ReadResp.ReadEvent.RecordedEvent()
     .setId(toUuid(record.id, structuredUuid))
     .setStreamIdentifier(toStreamIdentifier(record.streamName))
@@ -129,8 +135,28 @@ export function toEventResponse(
     .set('type', record.type)
     .set('created', record.created.toString())
     .set('content-type', record.isJson ? 'application/json' : 'application/octet-stream');
-  const readEvent = new streamsPb.ReadResp.ReadEvent()
-    .setEvent(recorded)
-    .setCommitPosition(record.position.toString());
+  return recorded;
+}
+
+/**
+ * A `ReadResp` carrying one event, shaped like `Streams.Read.cs:384-426`. With `resolved`, the
+ * record is a link: `event` is its target (unset when the target is missing) and `link` the
+ * link itself; the `ReadEvent`'s position is the link's either way.
+ */
+export function toEventResponse(
+  record: RecordedEvent,
+  structuredUuid: boolean,
+  resolved?: { readonly target: RecordedEvent | undefined },
+): InstanceType<typeof streamsPb.ReadResp> {
+  const readEvent = new streamsPb.ReadResp.ReadEvent().setCommitPosition(
+    record.position.toString(),
+  );
+  if (resolved === undefined) readEvent.setEvent(toRecordedEvent(record, structuredUuid));
+  else {
+    readEvent.setLink(toRecordedEvent(record, structuredUuid));
+    if (resolved.target !== undefined) {
+      readEvent.setEvent(toRecordedEvent(resolved.target, structuredUuid));
+    }
+  }
   return new streamsPb.ReadResp().setEvent(readEvent);
 }

@@ -61,9 +61,26 @@ export function missingMetadataError(): ServerErrorResponse {
   });
 }
 
-/** What `stop()` sends to open calls: UNAVAILABLE makes the client reconnect on its next call. */
+/**
+ * What `stop()` sends to open calls, as the real server does when it shuts down: its request
+ * aborted token cancels every handler, which gRPC reports as CANCELLED. The client maps that to
+ * `CancelledError` and reconnects on its next call (`Client/index.js:206-242`).
+ */
 export function serverStoppingError(): ServerErrorResponse {
-  return statusError(status.UNAVAILABLE, 'Server is shutting down.');
+  return statusError(status.CANCELLED, 'Server is shutting down.');
+}
+
+/** A call whose gRPC deadline passed: the client maps DEADLINE_EXCEEDED to `DeadlineExceededError`. */
+export function deadlineExceededError(): ServerErrorResponse {
+  return statusError(status.DEADLINE_EXCEEDED, 'Deadline Exceeded');
+}
+
+/**
+ * In-band BatchAppend error for an append whose deadline passed before it was complete
+ * (`Status.Timeout`); the client maps it to `DeadlineExceededError`.
+ */
+export function timeoutStatus(): Status {
+  return inBandStatus(status.DEADLINE_EXCEEDED, 'Timeout', new sharedPb.Timeout(), 'Timeout');
 }
 
 /** In-band BatchAppend error for a wrong expected version (`Status.cs`). */

@@ -4,9 +4,10 @@
  * (`Streams.Read.cs:110-195`); other combinations are INVALID_ARGUMENT.
  */
 import { status, type handleServerStreamingCall, type ServerWritableStream } from '@grpc/grpc-js';
-import { streamNameOf, toEventResponse, toStreamIdentifier } from './codec.js';
+import { streamNameOf, toStreamIdentifier } from './codec.js';
 import { statusError, streamDeletedError } from './errors.js';
 import { toAllFilter, type AllFilter } from './event-filter.js';
+import { responder, type Responder } from './links.js';
 import { streamsPb } from './proto.js';
 import type { ServerContext } from './server-context.js';
 import { subscribeToAll, subscribeToStream, type AllStart, type StreamStart } from './subscribe.js';
@@ -34,6 +35,7 @@ export function readHandler(context: ServerContext): handleServerStreamingCall<R
       return;
     }
     const structured = options.getUuidOption()!.hasStructured();
+    const respond = responder(context.store, structured, options.getResolveLinks());
     const backwards = options.getReadDirection() === ReadDirection.BACKWARDS;
     const subscription = options.getCountOptionCase() === CountOptionCase.SUBSCRIPTION;
     const invalid = (what: string): void =>
@@ -58,9 +60,9 @@ export function readHandler(context: ServerContext): handleServerStreamingCall<R
         : streamOptions.hasEnd()
           ? { kind: 'end' }
           : { kind: 'start' };
-      if (!subscription) return readStream(context, call, options, streamName, start, structured);
+      if (!subscription) return readStream(context, call, options, streamName, start, respond);
       if (backwards) return invalid('a backwards subscription');
-      return subscribeToStream(context, call, streamName, start, structured);
+      return subscribeToStream(context, call, streamName, start, respond);
     }
     const allOptions = options.getAll();
     if (allOptions === undefined) return invalid('a read without stream_option');
@@ -71,9 +73,9 @@ export function readHandler(context: ServerContext): handleServerStreamingCall<R
         : allOptions.hasEnd()
           ? { kind: 'end' }
           : { kind: 'start' };
-    if (!subscription) return readAll(context, call, options, start, filter, structured);
+    if (!subscription) return readAll(context, call, options, start, filter, respond);
     if (backwards) return invalid('a backwards subscription');
-    return subscribeToAll(context, call, start, filter, structured);
+    return subscribeToAll(context, call, start, filter, respond);
   };
 }
 
@@ -87,7 +89,7 @@ function readStream(
   options: ReadOptions,
   streamName: string,
   start: StreamStart,
-  structured: boolean,
+  respond: Responder,
 ): void {
   const result = context.store.readStream(streamName);
   if (result.kind === 'stream-deleted') {
@@ -113,8 +115,7 @@ function readStream(
   } else if (start.kind === 'end') {
     events = []; // Forwards from the end has nothing to read.
   }
-  for (const event of events.slice(0, countOf(options)))
-    call.write(toEventResponse(event, structured));
+  for (const event of events.slice(0, countOf(options))) call.write(respond(event));
   // Compatibility level 1 (the Rust client) also gets the last revision; others ignore it.
   const lastEvent = result.events.at(-1);
   if ((options.getControlOption()?.getCompatibility() ?? 0) >= 1 && lastEvent !== undefined) {
@@ -133,7 +134,7 @@ function readAll(
   options: ReadOptions,
   start: AllStart,
   filter: AllFilter | undefined,
-  structured: boolean,
+  respond: Responder,
 ): void {
   const backwards = options.getReadDirection() === ReadDirection.BACKWARDS;
   let records = context.store.allRecords();
@@ -147,8 +148,7 @@ function readAll(
     records = [];
   }
   if (filter !== undefined) records = records.filter(filter.matches);
-  for (const record of records.slice(0, countOf(options)))
-    call.write(toEventResponse(record, structured));
+  for (const record of records.slice(0, countOf(options))) call.write(respond(record));
   call.end();
 }
 

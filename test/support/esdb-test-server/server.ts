@@ -35,7 +35,10 @@ export interface EsdbTestServer {
   readonly port: number;
   /** Connection string for `EventStoreDBClient.connectionString`, e.g. `esdb://127.0.0.1:PORT?tls=false`. */
   readonly connectionString: string;
-  /** Force-shutdown: open calls and subscriptions fail with UNAVAILABLE; data is kept. */
+  /**
+   * Shuts down as the real server does: open appends, batch-append calls and subscriptions end
+   * with CANCELLED, then the transport closes (new calls see UNAVAILABLE); data is kept.
+   */
   stop(): Promise<void>;
   /** Stops if running, then listens again on the same port with the same data. */
   restart(): Promise<void>;
@@ -75,8 +78,8 @@ export async function startEsdbTestServer(
     const current = server;
     if (current === undefined) return;
     server = undefined;
-    // Fail the open calls ourselves with UNAVAILABLE (which makes the client reconnect), and let
-    // the status frames flush: forceShutdown alone resets the streams with an HTTP/2 CANCEL.
+    // End the open calls ourselves with CANCELLED, as the real server's shutdown does, and let
+    // the status frames flush: forceShutdown alone resets the streams with an HTTP/2 RST_STREAM.
     for (const abort of [...openCalls]) abort();
     await new Promise((resolve) => setTimeout(resolve, 20));
     current.forceShutdown();

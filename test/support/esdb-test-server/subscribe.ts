@@ -5,8 +5,8 @@
  * The call never ends by itself; it ends when the client cancels or the server stops.
  */
 import { randomUUID } from 'node:crypto';
-import { toEventResponse } from './codec.js';
 import { serverStoppingError, streamDeletedError } from './errors.js';
+import type { Responder } from './links.js';
 import type { AllFilter } from './event-filter.js';
 import { streamsPb } from './proto.js';
 import type { ReadCall } from './read.js';
@@ -35,7 +35,7 @@ export function subscribeToStream(
   call: ReadCall,
   streamName: string,
   start: StreamStart,
-  structured: boolean,
+  respond: Responder,
 ): void {
   const { store } = context;
   confirm(call);
@@ -47,13 +47,13 @@ export function subscribeToStream(
   if (result.kind === 'ok' && start.kind !== 'end') {
     const after = start.kind === 'revision' ? start.revision : -1n;
     for (const event of result.events) {
-      if (event.revision > after) call.write(toEventResponse(event, structured));
+      if (event.revision > after) call.write(respond(event));
     }
   }
   call.write(caughtUp());
   keepLive(context, call, (record, stop) => {
     if (record.streamName !== streamName) return;
-    call.write(toEventResponse(record, structured));
+    call.write(respond(record));
     // A tombstone is delivered, then the subscription fails (`StreamSubscription.cs:297-303`).
     if (record.type === STREAM_DELETED_EVENT_TYPE)
       stop(() => call.emit('error', streamDeletedError(streamName)));
@@ -70,17 +70,17 @@ export function subscribeToAll(
   call: ReadCall,
   start: AllStart,
   filter: AllFilter | undefined,
-  structured: boolean,
+  respond: Responder,
 ): void {
   confirm(call);
   const records = context.store.allRecords();
   let considered = 0;
   const consider = (record: RecordedEvent): void => {
     if (filter === undefined) {
-      call.write(toEventResponse(record, structured));
+      call.write(respond(record));
       return;
     }
-    if (filter.matches(record)) call.write(toEventResponse(record, structured));
+    if (filter.matches(record)) call.write(respond(record));
     considered += 1;
     if (considered >= filter.checkpointInterval) {
       considered %= filter.checkpointInterval;
