@@ -10,6 +10,8 @@ import { startServer, type RunningServer } from '../../src/http/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test-results/screenshots';
+/** The README's picture is refreshed on purpose (`npm run screenshot`), never by a test run. */
+const README_SHOT = process.env.MEMLEDGER_README_SCREENSHOT ?? `${SHOTS}/readme.png`;
 const available = existsSync(CHROMIUM);
 if (!available) {
   console.warn(`memledger web tests skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
@@ -215,7 +217,7 @@ describeBrowser(title, () => {
         .locator('.tools details')
         .evaluateAll((all) => all.forEach((d) => d.removeAttribute('open')));
       await page.locator('.tools').evaluate((el) => el.scrollTo(0, 0));
-      await page.screenshot({ path: 'docs/screenshot.png' });
+      await page.screenshot({ path: README_SHOT });
       expect(errors).toEqual([]);
     } finally {
       await page.close();
