@@ -4,7 +4,7 @@
  * too, written on the raw socket from the server's `'clientError'` event, where the socket still
  * allows an answer. Node's default answer has an empty body.
  */
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HttpApiError, type HttpErrorCode } from './http-error.js';
 import { publicError } from './memory-error.filter.js';
@@ -15,6 +15,12 @@ type ClientError = Error & { readonly code?: string };
 /** The code and message of a request Node refused. */
 function refusal(error: ClientError): { code: HttpErrorCode; message: string } {
   switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        code: 'REQUEST_TIMEOUT',
+        message:
+          'The request was not received in time: send the headers and the whole body promptly.',
+      };
     case 'HPE_HEADER_OVERFLOW':
       return {
         code: 'HEADERS_TOO_LARGE',
@@ -34,13 +40,8 @@ function responseStarted(socket: Duplex): boolean {
   return current?.headersSent === true;
 }
 
-/** Answers a refused request with `{ code, message }` and closes the connection. */
-export function answerClientError(error: ClientError, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
-    socket.destroy();
-    return;
-  }
-  const { code, message } = refusal(error);
+/** Writes the error as a whole HTTP response and closes the connection once it is flushed. */
+function answer(socket: Duplex, code: HttpErrorCode, message: string): void {
   const { status, body } = publicError(new HttpApiError(code, message));
   const json = JSON.stringify(body);
   socket.end(
@@ -53,7 +54,29 @@ export function answerClientError(error: ClientError, socket: Duplex): void {
   );
 }
 
-/** Makes `server` answer the requests its parser refuses with the JSON error shape. */
-export function answerClientErrorsAsJson(server: Server): void {
-  server.on('clientError', answerClientError);
+/** Answers a refused request with `{ code, message }` and closes the connection. */
+export function answerClientError(error: ClientError, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
+    socket.destroy();
+    return;
+  }
+  const { code, message } = refusal(error);
+  answer(socket, code, message);
+}
+
+/**
+ * A connection went silent past the idle timeout: a request still waiting for its answer (a
+ * body promised and not sent) gets 408 `REQUEST_TIMEOUT`; anything else is just closed.
+ */
+export function answerTimedOut(socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: unknown })._httpMessage !== undefined;
+  if (!pending || !socket.writable || responseStarted(socket)) {
+    socket.destroy();
+    return;
+  }
+  answer(
+    socket,
+    'REQUEST_TIMEOUT',
+    'The connection was idle for too long: send the headers and the whole body promptly.',
+  );
 }

@@ -10,8 +10,8 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER } from '../nest.js';
 import { type HttpConfig, resolveHttpConfig } from './http-config.js';
-import { answerClientErrorsAsJson } from './client-errors.js';
 import { HttpApiModule } from './http-api.module.js';
+import { TimedExpressAdapter } from './node-server.js';
 import { setupOpenApi } from './openapi.js';
 
 const { version } = JSON.parse(
@@ -21,13 +21,13 @@ const { version } = JSON.parse(
 /** The application, ready to listen (or to be driven by supertest after `init()`). */
 export async function createApp(config: HttpConfig = {}): Promise<NestExpressApplication> {
   const resolved = resolveHttpConfig(config);
-  const app = await NestFactory.create<NestExpressApplication>(HttpApiModule.forRoot(resolved), {
-    bodyParser: false,
-    logger: resolved.logger,
-    // Open event streams must not keep `close()` waiting.
-    forceCloseConnections: true,
-  });
-  answerClientErrorsAsJson(app.getHttpServer());
+  // The adapter's server carries the timeouts, answers refused requests as JSON, and closes
+  // open event streams on `close()`.
+  const app = await NestFactory.create<NestExpressApplication>(
+    HttpApiModule.forRoot(resolved),
+    new TimedExpressAdapter(resolved),
+    { bodyParser: false, logger: resolved.logger },
+  );
   app.useBodyParser('json', { limit: resolved.bodyLimit });
   app.useStaticAssets(resolved.webDir, { index: 'index.html', maxAge: 0 });
   setupOpenApi(app, version);

@@ -11,6 +11,16 @@ import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
 /** The largest request body accepted, in bytes (5 MiB). Larger bodies answer 413. */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 
+/** How long a client may take to send a request's headers: 10 s. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** How long a client may take to send a whole request, headers and body: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How long a connection may stay without any traffic while a request is open: 60 s (the event
+ * stream's heartbeat every 15 s keeps a reading client's stream alive).
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
 /** Configuration of {@link createApp} and {@link startServer}. */
 export interface HttpConfig {
   /** Which event store to open. @defaultValue SQLite at `./data/memledger.db` (see `storeConfigFromEnv`) */
@@ -29,6 +39,22 @@ export interface HttpConfig {
   readonly memory?: Omit<MemoryModuleOptions, 'store'>;
   /** Nest's log levels, or false for silence. @defaultValue ['warn', 'error'] */
   readonly logger?: false | LogLevel[];
+  /**
+   * Milliseconds a client may take to send the request headers (then 408); capped at
+   * `requestTimeoutMs`. 0 disables it. @defaultValue 10 000
+   */
+  readonly headersTimeoutMs?: number;
+  /**
+   * Milliseconds a client may take to send the whole request, body included (then 408). 0
+   * disables it. @defaultValue 30 000
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * Milliseconds a connection may go without traffic in either direction while a request is open
+   * (then 408 if nothing was answered yet, else the connection is closed). 0 disables it.
+   * @defaultValue 60 000
+   */
+  readonly idleTimeoutMs?: number;
 }
 
 /** {@link HttpConfig} with every default applied. */
@@ -41,6 +67,9 @@ export interface ResolvedHttpConfig {
   readonly webDir: string;
   readonly memory: Omit<MemoryModuleOptions, 'store'>;
   readonly logger: false | LogLevel[];
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly idleTimeoutMs: number;
 }
 
 /** DI token of the {@link ResolvedHttpConfig}. */
@@ -60,7 +89,34 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     memory: config.memory ?? {},
     logger: config.logger ?? ['warn', 'error'],
+    headersTimeoutMs: config.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   };
+}
+
+/** The non-negative integer an environment variable names, or undefined when it is unset. */
+function envInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid ${name} ${JSON.stringify(text)}: must be an integer of 0 or more.`,
+      { issues: [{ path: name, message: 'must be an integer of 0 or more' }] },
+    );
+  }
+  return Number(text);
+}
+
+/** The optional settings read from `MEMLEDGER_*` integers, only those that are set. */
+function integersFromEnv(env: NodeJS.ProcessEnv): Partial<HttpConfig> {
+  const named = {
+    headersTimeoutMs: envInteger(env, 'MEMLEDGER_HEADERS_TIMEOUT_MS'),
+    requestTimeoutMs: envInteger(env, 'MEMLEDGER_REQUEST_TIMEOUT_MS'),
+    idleTimeoutMs: envInteger(env, 'MEMLEDGER_IDLE_TIMEOUT_MS'),
+  };
+  return Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -75,7 +131,8 @@ export function readModelsFromEnv(env: NodeJS.ProcessEnv): string {
 /**
  * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the store
  * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`) and
- * `MEMLEDGER_READ_MODELS`.
+ * `MEMLEDGER_READ_MODELS`, and the timeouts `MEMLEDGER_HEADERS_TIMEOUT_MS`,
+ * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`.
  */
 export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const port = env.PORT?.trim();
@@ -96,5 +153,6 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(token ? { apiToken: token } : {}),
+    ...integersFromEnv(env),
   };
 }
