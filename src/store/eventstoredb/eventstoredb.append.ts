@@ -19,6 +19,7 @@
 import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
 import {
   decideAppend,
+  EVENT_TYPE_ALLOWANCE,
   type AppendDecision,
   idsNamedBy,
   MemoryError,
@@ -29,7 +30,7 @@ import {
   type StoredEntry,
 } from '../../core/index.js';
 import { encodeEvent } from '../codec.js';
-import { isWrongExpectedVersion } from './eventstoredb.errors.js';
+import { isWrongExpectedVersion, maxAppendSizeOf } from './eventstoredb.errors.js';
 import { catchUp } from './eventstoredb.catch-up.js';
 import type { IdIndex, IndexedMemory } from './eventstoredb.id-index.js';
 import { fail, readOne, type EsdbStream } from './eventstoredb.reads.js';
@@ -145,12 +146,28 @@ async function write(
   try {
     await stream.context.client.appendToStream(stream.streamName, proposed, {
       expectedRevision: lastSeq === null ? NO_STREAM : BigInt(lastSeq),
+      deadline: stream.context.deadlineMs,
     });
     return true;
   } catch (error) {
     if (isWrongExpectedVersion(error)) return false;
+    learnMaxAppendSize(stream, maxAppendSizeOf(error));
     throw fail(stream, error, 'append');
   }
+}
+
+/**
+ * The server told its maximum append size by refusing one: a smaller one than configured becomes
+ * the store's limit, so later appends (and the CLI import's batches) are sized for it.
+ */
+function learnMaxAppendSize(stream: EsdbStream, max: number | undefined): void {
+  const { context } = stream;
+  if (max === undefined || max >= context.limits.appendBytes) return;
+  context.limits = {
+    ...context.limits,
+    appendBytes: max,
+    eventBytes: Math.min(context.limits.eventBytes, max - EVENT_TYPE_ALLOWANCE),
+  };
 }
 
 /** True when `readBack` starts with exactly `written`: same seqs, ids and content. */

@@ -23,6 +23,8 @@ export interface EsdbErrorScope {
   readonly endpoint: string;
   /** Secrets that must never appear in a message (the password of the connection string). */
   readonly secrets: readonly string[];
+  /** The deadline of each append, named when the server does not answer in time. */
+  readonly deadlineMs?: number;
   isClosed(): boolean;
 }
 
@@ -32,6 +34,23 @@ const typeOf = (error: unknown): unknown =>
 /** True for a `WrongExpectedVersionError` (the stream moved since the guard's decision). */
 export function isWrongExpectedVersion(error: unknown): boolean {
   return typeOf(error) === 'wrong-expected-version';
+}
+
+/** True for a `DeadlineExceededError` or a raw grpc DEADLINE_EXCEEDED (code 4). */
+export function isDeadlineExceeded(error: unknown): boolean {
+  if (typeOf(error) === 'deadline-exceeded') return true;
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : 0;
+  return typeOf(error) === undefined && code === 4;
+}
+
+/**
+ * The server's maximum append size when `error` is its `MaxAppendSizeExceededError` (which
+ * carries it), else undefined.
+ */
+export function maxAppendSizeOf(error: unknown): number | undefined {
+  if (typeOf(error) !== 'maximum-append-size-exceeded') return undefined;
+  const max = (error as { maxAppendSize?: unknown }).maxAppendSize;
+  return typeof max === 'number' && Number.isSafeInteger(max) && max > 0 ? max : undefined;
 }
 
 /** True for a `StreamNotFoundError`: a memory nobody has written to reads as empty. */
@@ -107,7 +126,8 @@ const reasonOf = (error: unknown, secrets: readonly string[]): string => {
 /**
  * Maps anything the client threw to a memledger error: our own errors pass through; after
  * close everything is `STORE_CLOSED`; unreachable nodes are `STORE_UNAVAILABLE` naming the
- * endpoint; an append over the server's size limit is `PAYLOAD_TOO_LARGE`; the rest is
+ * endpoint (a missed deadline names it); an append over the server's size limit is
+ * `PAYLOAD_TOO_LARGE` naming the server's limit; the rest is
  * `STORE_FAILED`. The vendor error is kept as `cause`.
  */
 export function translateEsdbError(
@@ -128,6 +148,15 @@ export function translateEsdbError(
     );
   }
   const reason = reasonOf(error, scope.secrets);
+  if (isDeadlineExceeded(error)) {
+    const within =
+      scope.deadlineMs === undefined ? 'its deadline' : `its deadline of ${scope.deadlineMs} ms`;
+    return new MemoryError(
+      'STORE_UNAVAILABLE',
+      `EventStoreDB at ${scope.endpoint} did not complete ${what} within ${within}; try again (appends are idempotent by event id, so a retry never writes twice).`,
+      { details: { ...details, deadlineMs: scope.deadlineMs }, cause: error },
+    );
+  }
   if (isUnreachable(error)) {
     return new MemoryError(
       'STORE_UNAVAILABLE',
@@ -136,10 +165,12 @@ export function translateEsdbError(
     );
   }
   if (typeOf(error) === 'maximum-append-size-exceeded') {
+    const max = maxAppendSizeOf(error);
+    const limit = max === undefined ? '' : ` of ${max.toLocaleString('en-US')} bytes`;
     return new MemoryError(
       'PAYLOAD_TOO_LARGE',
-      `EventStoreDB at ${scope.endpoint} refused ${what}: the append is larger than the server's maximum append size.`,
-      { details, cause: error },
+      `EventStoreDB at ${scope.endpoint} refused ${what}: the append is larger than the server's maximum append size${limit}.`,
+      { details: { ...details, max }, cause: error },
     );
   }
   if (isWrongExpectedVersion(error)) {

@@ -9,11 +9,10 @@
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { MemoryError, type MemoryEvent } from '../../core/index.js';
-import { validateAppendInput } from '../append-input.js';
+import { EVENT_TYPE_ALLOWANCE, LIMITS, MemoryError, type MemoryEvent } from '../../core/index.js';
+import { validateAppendInput, type SizedEventLog } from '../append-input.js';
 import type {
   AppendOptions,
-  EventLog,
   MemoryStore,
   ReadOptions,
   SubscribeOptions,
@@ -77,6 +76,22 @@ export interface EventStoreDbStoreExtra {
    * @defaultValue ':memory:'
    */
   readonly idIndex?: string;
+  /**
+   * The server's maximum append size in bytes (KurrentDB/EventStoreDB `MaxAppendSize`). Every
+   * append must fit in it, counted as memledger counts sizes (each event's JSON plus 16 bytes
+   * for its type; the server counts no more), and every event must fit alone: larger ones are
+   * refused with `EVENT_TOO_LARGE` before anything is sent. When the server refuses an append
+   * as too large, the limit it names replaces a larger one given here.
+   * @defaultValue 1048576 (1 MiB, the server's default up to EventStoreDB 24.10)
+   */
+  readonly maxAppendBytes?: number;
+  /**
+   * Deadline of each append in milliseconds. An append the server has not completed by then
+   * fails with `STORE_UNAVAILABLE` naming the deadline; retrying it is safe (appends are
+   * idempotent by event id). Reads stream without a deadline, as the client makes them.
+   * @defaultValue 10000
+   */
+  readonly deadlineMs?: number;
 }
 
 /** Opens a store on EventStoreDB / KurrentDB. Connecting is lazy: the first call connects. */
@@ -100,6 +115,13 @@ export function openEventStoreDbStore(
     throw error;
   }
   let closed = false;
+  const maxAppendBytes = Math.trunc(extra.maxAppendBytes ?? LIMITS.appendBytes.eventstoredb);
+  if (!(maxAppendBytes > EVENT_TYPE_ALLOWANCE) || !Number.isSafeInteger(maxAppendBytes)) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid EventStoreDB maxAppendBytes ${String(extra.maxAppendBytes)}: it must be an integer over ${EVENT_TYPE_ALLOWANCE}.`,
+    );
+  }
   const context: EsdbContext = {
     client,
     endpoint,
@@ -107,6 +129,12 @@ export function openEventStoreDbStore(
     streamPrefix,
     maxAppendAttempts: Math.max(1, Math.trunc(extra.maxAppendAttempts ?? 10)),
     resubscribeDelayMs: Math.max(1, extra.resubscribeDelayMs ?? 250),
+    deadlineMs: Math.max(1, Math.trunc(extra.deadlineMs ?? 10_000)),
+    limits: {
+      store: `EventStoreDB at ${endpoint}`,
+      eventBytes: maxAppendBytes - EVENT_TYPE_ALLOWANCE,
+      appendBytes: maxAppendBytes,
+    },
     closers: new Set(),
     isClosed: () => closed,
     ensureOpen() {
@@ -172,12 +200,19 @@ function connect(options: EventStoreDbStoreOptions, extra: EventStoreDbStoreExtr
   }
 }
 
-function eventStoreDbLog(context: EsdbContext, memoryId: string, memory: IndexedMemory): EventLog {
+function eventStoreDbLog(
+  context: EsdbContext,
+  memoryId: string,
+  memory: IndexedMemory,
+): SizedEventLog {
   const stream = streamOf(context, memoryId);
   return {
     memoryId,
+    get limits() {
+      return context.limits;
+    },
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const events = validateAppendInput(input);
+      const events = validateAppendInput(input, context.limits);
       context.ensureOpen();
       try {
         return await guardedAppend(stream, memory, events, options.expectedLastSeq);

@@ -12,6 +12,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { MemoryError, type Sequenced } from '../../core/index.js';
+import type { AppendLimits } from '../append-input.js';
 import { decodeEvent } from '../codec.js';
 import {
   isStreamNotFound,
@@ -26,6 +27,10 @@ export interface EsdbContext extends EsdbErrorScope {
   readonly streamPrefix: string;
   readonly maxAppendAttempts: number;
   readonly resubscribeDelayMs: number;
+  /** Deadline of each append (`EventStoreDbStoreExtra.deadlineMs`). */
+  readonly deadlineMs: number;
+  /** What an append may hold; lowered when the server says its maximum append size is smaller. */
+  limits: AppendLimits;
   /** Cancels every open subscription; `close()` runs them. */
   readonly closers: Set<() => void>;
   /** Throws `STORE_CLOSED` once the store is closed. */

@@ -9,19 +9,19 @@ import Database from 'better-sqlite3';
 import {
   decideAppend,
   idsNamedBy,
+  LIMITS,
   MemoryError,
   type MemoryEvent,
   type Sequenced,
   type StoredEntry,
 } from '../../core/index.js';
-import { validateAppendInput } from '../append-input.js';
+import { validateAppendInput, type AppendLimits, type SizedEventLog } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
 import { ChangeFeed } from '../change-notifier.js';
 import { kindOfType } from '../codec.js';
 import type {
   AppendHook,
   AppendOptions,
-  EventLog,
   MemoryStore,
   ReadOptions,
   SubscribeOptions,
@@ -141,8 +141,13 @@ function openDatabase(options: SqliteStoreOptions): Database.Database {
   }
 }
 
-function sqliteLog(memoryId: string, ctx: SqliteContext): EventLog {
+function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   const { statements: sql, run } = ctx;
+  const limits: AppendLimits = {
+    store: `SQLite ${ctx.path}`,
+    eventBytes: LIMITS.eventBytes.sqlite,
+    appendBytes: LIMITS.appendBytes.sqlite,
+  };
   const where = `SQLite ${ctx.path} memory ${memoryId}`;
   const decode = (row: EventRow) => ctx.decode(row, where);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
@@ -213,8 +218,9 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): EventLog {
 
   return {
     memoryId,
+    limits,
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const events = validateAppendInput(input);
+      const events = validateAppendInput(input, limits);
       const decision = run('append', () =>
         guardedAppend.immediate(events, options.expectedLastSeq),
       );
