@@ -3,12 +3,15 @@
  * recall computed by the caller, and delete content. Each answers 201 with what was stored.
  */
 import { Body, Controller, Inject, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
+import { isMemoryError, type Sequenced } from '../core/index.js';
+import type { EventLookup } from '../memory/index.js';
 import {
   AddDocumentCommand,
   DeleteContentCommand,
+  GetEventQuery,
   RecallCommand,
   RecordMessageCommand,
   RecordRecallCommand,
@@ -22,6 +25,7 @@ import {
   RecallBody,
   RecordRecallBody,
 } from './request-schemas.js';
+import { writeOrReturnRetried, type WriteRequest } from './retried-write.js';
 import { bodyPipe } from './zod-validation.pipe.js';
 
 const memoryIdParam = ApiParam({
@@ -33,7 +37,27 @@ const memoryIdParam = ApiParam({
 @ApiTags('write')
 @Controller('api/memories/:memoryId')
 export class MemoryWritesController {
-  constructor(@Inject(CommandBus) private readonly commands: CommandBus) {}
+  constructor(
+    @Inject(CommandBus) private readonly commands: CommandBus,
+    @Inject(QueryBus) private readonly queries: QueryBus,
+  ) {}
+
+  /** Runs a write; a retry of one already stored (same id, same fields sent) gets that event. */
+  private write<T extends Sequenced>(
+    memoryId: string,
+    request: WriteRequest,
+    command: () => Promise<T>,
+  ): Promise<T> {
+    return writeOrReturnRetried(request, command, async (id) => {
+      try {
+        const found: EventLookup = await this.queries.execute(new GetEventQuery(memoryId, id));
+        return found.event;
+      } catch (error) {
+        if (isMemoryError(error, 'EVENT_NOT_FOUND')) return undefined;
+        throw error;
+      }
+    });
+  }
 
   /** Records a message. */
   @Post('messages')
@@ -45,7 +69,9 @@ export class MemoryWritesController {
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(MessageBody, 'message body')) body: z.output<typeof MessageBody>,
   ) {
-    return this.commands.execute(new RecordMessageCommand(memoryId, body));
+    return this.write(memoryId, { kind: 'message', body }, () =>
+      this.commands.execute(new RecordMessageCommand(memoryId, body)),
+    );
   }
 
   /** Adds a document's extracted plain text. */
@@ -58,7 +84,9 @@ export class MemoryWritesController {
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DocumentBody, 'document body')) body: z.output<typeof DocumentBody>,
   ) {
-    return this.commands.execute(new AddDocumentCommand(memoryId, body));
+    return this.write(memoryId, { kind: 'document', body }, () =>
+      this.commands.execute(new AddDocumentCommand(memoryId, body)),
+    );
   }
 
   /**
@@ -97,7 +125,9 @@ export class MemoryWritesController {
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(RecordRecallBody, 'recall body')) body: z.output<typeof RecordRecallBody>,
   ) {
-    return this.commands.execute(new RecordRecallCommand(memoryId, body));
+    return this.write(memoryId, { kind: 'recall', body }, () =>
+      this.commands.execute(new RecordRecallCommand(memoryId, body)),
+    );
   }
 
   /** Deletes content by a visible act. */
@@ -115,6 +145,8 @@ export class MemoryWritesController {
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DeletionBody, 'deletion body')) body: z.output<typeof DeletionBody>,
   ) {
-    return this.commands.execute(new DeleteContentCommand(memoryId, body));
+    return this.write(memoryId, { kind: 'deletion', body }, () =>
+      this.commands.execute(new DeleteContentCommand(memoryId, body)),
+    );
   }
 }
