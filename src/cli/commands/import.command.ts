@@ -1,11 +1,18 @@
 /**
- * `memledger import <file.jsonl>`: validate the whole file, dry-run the append guard, then
- * append in batches. Each batch is atomic; a crash mid-import leaves a prefix of whole batches,
- * and running the same import again is safe: events already in the log (same id, same content)
- * are recognised and not written twice.
+ * `memledger import <file.jsonl>`: validate the whole file (each event against the store's size
+ * limit too), dry-run the append guard, then append in batches of at most `--batch-size` events
+ * that also fit the store's maximum append size (EventStoreDB: 1 MiB by default). Each batch is
+ * atomic; a crash mid-import leaves a prefix of whole batches, and running the same import again
+ * is safe: events already in the log (same id, same content) are recognised and not written twice.
  */
 import type { Command } from 'commander';
-import { LIMITS, MemoryError } from '../../core/index.js';
+import { isMemoryError, LIMITS, MemoryError, type MemoryErrorCode } from '../../core/index.js';
+import {
+  appendLimitsOf,
+  checkEventSize,
+  splitByBytes,
+  type AppendLimits,
+} from '../../store/append-input.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import {
   formatProblem,
@@ -37,7 +44,7 @@ export function registerImportCommand(program: Command): void {
     .argument('<file>', 'JSON Lines file, e.g. the output of `memledger export`')
     .option(
       '--batch-size <n>',
-      `events per atomic append (1 to ${LIMITS.batch})`,
+      `at most n events per atomic append (1 to ${LIMITS.batch}); batches are also cut to fit the store's maximum append size`,
       integerAtLeast(1),
       500,
     )
@@ -49,8 +56,11 @@ Every line is checked first (JSON, the event schema, then the append guard again
 one bad line is reported as "line N: <path>: <rule>" and nothing is written (exit 1).
 A "seq" field is ignored: the store assigns seqs, events keep their ids and timestamps
 (a backdated event keeps its old timestamp and gets the next seq).
-Batches are atomic; an interrupted import leaves a prefix of whole batches, and running
-it again writes only what is missing (appends are idempotent by event id).`,
+Every event must fit the store's size limit (EVENT_TOO_LARGE names it; see the README's
+limits table). Batches hold at most --batch-size events and fit the store's maximum append
+size (EventStoreDB: 1 MiB by default). Batches are atomic; an interrupted import leaves a
+prefix of whole batches, and running it again writes only what is missing (appends are
+idempotent by event id).`,
     )
     .action(async (file: string, options: ImportOptions, command: Command) => {
       if (options.batchSize > LIMITS.batch) {
@@ -62,6 +72,7 @@ it again writes only what is missing (appends are idempotent by event id).`,
       const parsed = await readImportFile(file);
       rejectIfProblems(file, parsed.problems);
       await withLog(command, async (log) => {
+        rejectIfProblems(file, sizeProblems(parsed.events, appendLimitsOf(log)), 'EVENT_TOO_LARGE');
         const plan = await planImport(log, parsed.events);
         rejectIfProblems(file, plan.problems);
         if (plan.fresh.length === 0) {
@@ -79,7 +90,25 @@ it again writes only what is missing (appends are idempotent by event id).`,
     });
 }
 
-function rejectIfProblems(file: string, problems: readonly LineProblem[]): void {
+/** Lines whose event is larger than the store accepts, each naming the store's limit. */
+function sizeProblems(lines: readonly ImportLine[], limits: AppendLimits): LineProblem[] {
+  const problems: LineProblem[] = [];
+  for (const { line, event } of lines) {
+    try {
+      checkEventSize(event, limits);
+    } catch (error) {
+      if (!isMemoryError(error, 'EVENT_TOO_LARGE')) throw error;
+      problems.push({ line, path: '(root)', rule: `${error.message} [${error.code}]` });
+    }
+  }
+  return problems;
+}
+
+function rejectIfProblems(
+  file: string,
+  problems: readonly LineProblem[],
+  code: MemoryErrorCode = 'VALIDATION_FAILED',
+): void {
   if (problems.length === 0) return;
   for (const problem of problems.slice(0, MAX_LISTED)) {
     process.stderr.write(`${formatProblem(problem)}\n`);
@@ -89,26 +118,49 @@ function rejectIfProblems(file: string, problems: readonly LineProblem[]): void 
   }
   const lines = new Set(problems.map((p) => p.line)).size;
   throw new MemoryError(
-    'VALIDATION_FAILED',
+    code,
     `${file}: ${lines} invalid line${lines === 1 ? '' : 's'}; nothing was imported.`,
     { issues: problems.map((p) => ({ path: `line ${p.line}: ${p.path}`, message: p.rule })) },
   );
 }
 
-/** Appends batch by batch; returns the last seq written. */
+/**
+ * Appends batch by batch, each cut to the store's limits; returns the last seq written. When the
+ * server refuses a batch as too large and so lowers the log's limits (EventStoreDB names its
+ * maximum append size), the rest is cut again: a refused append wrote nothing.
+ */
 async function appendInBatches(
   log: EventLog,
   lines: readonly ImportLine[],
   options: ImportOptions,
 ): Promise<number | null> {
   const bar = progressBar('importing', options.progress && lines.length > options.batchSize);
+  const eventOf = (line: ImportLine) => line.event;
   let last: number | null = null;
+  let done = 0;
   try {
-    for (let at = 0; at < lines.length; at += options.batchSize) {
-      const batch = lines.slice(at, at + options.batchSize).map((l) => l.event);
-      const stored = await log.append(batch);
-      last = stored.at(-1)?.seq ?? last;
-      bar.update(Math.min(at + options.batchSize, lines.length), lines.length);
+    let limits = appendLimitsOf(log);
+    let batches = splitByBytes(lines, eventOf, limits, options.batchSize);
+    while (batches.length > 0) {
+      const batch = batches[0]!;
+      try {
+        const stored = await log.append(batch.map(eventOf));
+        last = stored.at(-1)?.seq ?? last;
+      } catch (error) {
+        const lowered = appendLimitsOf(log);
+        if (
+          !isMemoryError(error, 'PAYLOAD_TOO_LARGE') ||
+          !(lowered.appendBytes < limits.appendBytes)
+        ) {
+          throw error;
+        }
+        limits = lowered;
+        batches = splitByBytes(batches.flat(), eventOf, limits, options.batchSize);
+        continue;
+      }
+      batches.shift();
+      done += batch.length;
+      bar.update(done, lines.length);
     }
   } finally {
     bar.stop();
