@@ -69,7 +69,9 @@ export function answerClientError(error: ClientError, socket: Duplex): void {
  * body promised and not sent) gets 408 `REQUEST_TIMEOUT`; anything else is just closed.
  */
 export function answerTimedOut(socket: Duplex): void {
-  const pending = (socket as Duplex & { _httpMessage?: unknown })._httpMessage !== undefined;
+  // Node sets `_httpMessage` to null once a response is done: an idle keep-alive connection
+  // (its keep-alive timeout also lands here) has nothing to answer.
+  const pending = (socket as Duplex & { _httpMessage?: unknown })._httpMessage != null;
   if (!pending || !socket.writable || responseStarted(socket)) {
     socket.destroy();
     return;

@@ -52,6 +52,22 @@ describe('HTTP idle timeout', () => {
   });
 });
 
+describe('HTTP keep-alive after an answer', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startTestServer({ idleTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('closes an idle keep-alive connection without an unasked-for 408', async () => {
+    const res = await rawExchange(server.url, 'GET /api/memories HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(res.status).toBe(200);
+    expect(res.body).not.toContain('REQUEST_TIMEOUT');
+  });
+});
+
 describe('timeouts from the environment', () => {
   it('reads MEMLEDGER_HEADERS_TIMEOUT_MS, MEMLEDGER_REQUEST_TIMEOUT_MS and MEMLEDGER_IDLE_TIMEOUT_MS', () => {
     expect(
