@@ -87,12 +87,14 @@ export default tseslint.config(
     ['src/core/**/*.ts'],
     [
       ...frameworkAndIo,
-      ...upperLayers('store', 'read-models', 'memory', 'nest', 'http', 'cli'),
+      ...upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
     ],
   ),
-  layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'http', 'cli')),
-  layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'http', 'cli')),
-  layer(['src/memory/**/*.ts'], upperLayers('nest', 'http', 'cli')),
-  layer(['src/nest/**/*.ts'], upperLayers('http', 'cli')),
+  layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
+  layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
+  // src/mcp sits beside src/http: on memory, core and store; only cli and http import it.
+  layer(['src/mcp/**/*.ts'], upperLayers('nest', 'http', 'cli')),
   prettier,
 );
