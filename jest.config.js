@@ -12,6 +12,7 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/examples/**/*.spec.ts'],
   setupFiles: ['reflect-metadata'],
+  globalSetup: '<rootDir>/scripts/jest-global-setup.mjs',
   testTimeout: 30_000,
   maxWorkers: 2,
   verbose: true,

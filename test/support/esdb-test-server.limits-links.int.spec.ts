@@ -68,6 +68,9 @@ const nextReply = (call: ClientDuplexStream<BatchAppendReq, BatchAppendResp>) =>
 
 const timeoutCode = status.DEADLINE_EXCEEDED as number;
 
+/** Tens of thousands of events take more than the client's default 10 s on a loaded 2-core box. */
+const SLOW_MACHINE = { deadline: 120_000 };
+
 describe.each<[string, EsdbTestServerOptions]>([
   ['BatchAppend', {}],
   ['Append', { advertiseBatchAppend: false }],
@@ -75,7 +78,7 @@ describe.each<[string, EsdbTestServerOptions]>([
   it('accepts 30,000 small events in one append: only their data counts, ~0.95 MB of 1 MiB', async () => {
     const client = connect(await start(options));
 
-    const result = await client.appendToStream('thirty-thousand', testEvents(30_000));
+    const result = await client.appendToStream('thirty-thousand', testEvents(30_000), SLOW_MACHINE);
 
     expect(result.nextExpectedRevision).toBe(29_999n);
   });
@@ -83,7 +86,9 @@ describe.each<[string, EsdbTestServerOptions]>([
   it('refuses 40,000 small events (~1.27 MB of data) with MaxAppendSizeExceededError naming 1 MiB', async () => {
     const client = connect(await start(options));
 
-    const error = await rejectionOf(client.appendToStream('forty-thousand', testEvents(40_000)));
+    const error = await rejectionOf(
+      client.appendToStream('forty-thousand', testEvents(40_000), SLOW_MACHINE),
+    );
 
     expect(error).toBeInstanceOf(MaxAppendSizeExceededError);
     expect((error as MaxAppendSizeExceededError).maxAppendSize).toBe(1024 * 1024);
