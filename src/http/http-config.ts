@@ -11,6 +11,9 @@ import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
 /** The largest request body accepted, in bytes (5 MiB). Larger bodies answer 413. */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 
+/** Bytes that may wait for one event-stream client before its stream ends: 4 MiB. */
+export const DEFAULT_SSE_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** How long a client may take to send a request's headers: 10 s. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** How long a client may take to send a whole request, headers and body: 30 s. */
@@ -55,6 +58,12 @@ export interface HttpConfig {
    * @defaultValue 60 000
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * Bytes that may wait for one event-stream client that reads slower than events arrive; past
+   * it the stream ends with a comment telling the client to reconnect with `Last-Event-ID`.
+   * @defaultValue 4 MiB
+   */
+  readonly sseBufferBytes?: number;
 }
 
 /** {@link HttpConfig} with every default applied. */
@@ -70,6 +79,7 @@ export interface ResolvedHttpConfig {
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly idleTimeoutMs: number;
+  readonly sseBufferBytes: number;
 }
 
 /** DI token of the {@link ResolvedHttpConfig}. */
@@ -92,6 +102,7 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
     headersTimeoutMs: config.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    sseBufferBytes: config.sseBufferBytes ?? DEFAULT_SSE_BUFFER_BYTES,
   };
 }
 
@@ -115,6 +126,7 @@ function integersFromEnv(env: NodeJS.ProcessEnv): Partial<HttpConfig> {
     headersTimeoutMs: envInteger(env, 'MEMLEDGER_HEADERS_TIMEOUT_MS'),
     requestTimeoutMs: envInteger(env, 'MEMLEDGER_REQUEST_TIMEOUT_MS'),
     idleTimeoutMs: envInteger(env, 'MEMLEDGER_IDLE_TIMEOUT_MS'),
+    sseBufferBytes: envInteger(env, 'MEMLEDGER_SSE_BUFFER_BYTES'),
   };
   return Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined));
 }
@@ -132,7 +144,8 @@ export function readModelsFromEnv(env: NodeJS.ProcessEnv): string {
  * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the store
  * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`) and
  * `MEMLEDGER_READ_MODELS`, and the timeouts `MEMLEDGER_HEADERS_TIMEOUT_MS`,
- * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`.
+ * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`, and the event stream's
+ * `MEMLEDGER_SSE_BUFFER_BYTES`.
  */
 export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const port = env.PORT?.trim();

@@ -3,21 +3,20 @@
  * Both check the store with a first read before answering 200, so an unavailable store or a
  * bad memory id still gets a proper error status; a failure after that ends the stream.
  */
-import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { HttpRequest as Request, HttpResponse as Response } from './http-types.js';
+import type { HttpResponse as Response } from './http-types.js';
 import type { z } from 'zod';
 import { MemoryError, type Sequenced } from '../core/index.js';
 import { MemoryEvents, ReadEventsQuery } from '../nest.js';
+import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import { publicError } from './memory-error.filter.js';
 import { MemoryIdFromPath } from './memory-params.js';
 import { ApiQueryFrom } from './openapi.js';
 import { MAX_EVENTS_PAGE, StreamQuery } from './request-schemas.js';
+import { drained, runEventStream, STREAM_PAGE } from './sse-session.js';
 import { queryPipe } from './zod-validation.pipe.js';
-
-/** How often an idle event stream sends a comment, so proxies keep it open. @defaultValue 15 s */
-export const HEARTBEAT_MS = 15_000;
 
 const memoryIdParam = ApiParam({ name: 'memoryId', description: 'The memory, e.g. `default`.' });
 
@@ -36,19 +35,6 @@ function resumeSeq(lastEventId: string | undefined): number | undefined {
   return Number(lastEventId) + 1;
 }
 
-/** Resolves when `response` can take more data, or has closed. */
-function drained(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
-}
-
 /** The event stream and the export. */
 @ApiTags('stream')
 @Controller('api/memories/:memoryId')
@@ -56,6 +42,7 @@ export class MemoryStreamController {
   constructor(
     @Inject(QueryBus) private readonly queries: QueryBus,
     @Inject(MemoryEvents) private readonly events: MemoryEvents,
+    @Inject(HTTP_CONFIG) private readonly config: ResolvedHttpConfig,
   ) {}
 
   /**
@@ -83,7 +70,6 @@ export class MemoryStreamController {
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(StreamQuery)) query: z.output<typeof StreamQuery>,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const fromSeq = resumeSeq(lastEventId) ?? query.fromSeq ?? 0;
@@ -96,22 +82,20 @@ export class MemoryStreamController {
     });
     response.flushHeaders();
     response.write('retry: 2000\n\n');
-    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    const subscription = this.events.changes$(memoryId, { fromSeq }).subscribe({
-      next: (event) => response.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`),
-      error: (error: unknown) => {
-        // The stream is open, so the failure travels as a named event the page can show.
-        response.write(`event: failure\ndata: ${JSON.stringify(publicError(error).body)}\n\n`);
-        response.end();
+    await runEventStream(
+      response,
+      {
+        page: (from) =>
+          this.queries.execute(
+            new ReadEventsQuery(memoryId, { fromSeq: from, limit: STREAM_PAGE }),
+          ),
+        live: (from) => this.events.changes$(memoryId, { fromSeq: from }),
+        // The stream is open, so a failure travels as a named event the page can show.
+        failure: (error) => `event: failure\ndata: ${JSON.stringify(publicError(error).body)}\n\n`,
       },
-      complete: () => response.end(),
-    });
-    const stop = () => {
-      clearInterval(heartbeat);
-      subscription.unsubscribe();
-    };
-    request.on('close', stop);
-    response.on('close', stop);
+      fromSeq,
+      this.config.sseBufferBytes,
+    );
   }
 
   /** The whole log as JSON Lines, streamed page by page. */
