@@ -7,6 +7,7 @@ import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
 import { registerAuditCommand } from './commands/audit.command.js';
 import { registerExportCommand } from './commands/export.command.js';
 import { registerImportCommand } from './commands/import.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerRebuildCommand } from './commands/rebuild.command.js';
 import { registerReplayCommand } from './commands/replay.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerAuditCommand(program);
   registerVerifyCommand(program);
   registerRebuildCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 
