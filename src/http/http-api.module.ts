@@ -7,6 +7,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { MemoryModule } from '../nest.js';
 import { ApiTokenGuard } from './api-token.guard.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
+import { McpController } from './mcp.controller.js';
 import { MemoryErrorFilter } from './memory-error.filter.js';
 import { MemoryReadsController } from './memory-reads.controller.js';
 import { MemoryStreamController } from './memory-stream.controller.js';
@@ -26,6 +27,7 @@ export class HttpApiModule {
         MemoryStreamController,
         MemoryWritesController,
         MemoryReadsController,
+        McpController,
         NotFoundController,
       ],
       providers: [
