@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MemoryError, type Sequenced } from '../core/index.js';
-import { decodeJsonEvent } from '../store/codec.js';
+import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
@@ -88,15 +88,16 @@ export function openReadModelFile(path: string): ReadModelDb {
       { cause },
     );
   }
-  const payload = db.prepare<[number, number], { type: string; payload: string }>(
-    'SELECT type, payload FROM rm_payloads WHERE mem = ? AND seq = ?',
+  const payloads = db.prepare<[number, string], { seq: number; type: string; payload: string }>(
+    `SELECT seq, type, payload FROM rm_payloads
+      WHERE mem = ? AND seq IN (SELECT value FROM json_each(?))`,
   );
+  // The copies were written from validated events: one indexed read per page, no second parse.
   const models = readModelsOn(db, path, true, () => (mem, seqs) => {
     const out = new Map<number, Sequenced>();
-    for (const seq of seqs) {
-      const row = payload.get(mem, seq);
-      if (row) out.set(seq, decodeJsonEvent(row.type, row.payload, seq, `read models ${path}`));
-    }
+    if (seqs.length === 0) return out;
+    for (const row of payloads.all(mem, JSON.stringify(seqs)))
+      out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   });
   return { ...models, close: () => db.close() };

@@ -79,6 +79,22 @@ export function decodeEvent(type: string, data: unknown, seq: number, where: str
   return markValidated(deepFreeze(parsed.data as Sequenced));
 }
 
+/**
+ * Decodes JSON a memledger store wrote itself from a validated event (a read-model copy), without
+ * validating it again; an unknown type is still refused. Logs, imports and `verify` use
+ * {@link decodeJsonEvent}.
+ */
+export function decodeTrustedJson(
+  type: string,
+  json: string,
+  seq: number,
+  where: string,
+): Sequenced {
+  const kind = kindOfType(type, seq, where);
+  const data = JSON.parse(json) as object;
+  return markValidated(deepFreeze({ kind, ...data, seq } as Sequenced));
+}
+
 /** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`. */
 export function decodeJsonEvent(type: string, json: string, seq: number, where: string): Sequenced {
   let data: unknown;
