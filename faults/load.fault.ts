@@ -1,0 +1,74 @@
+/**
+ * Sustained appends: autocannon posts messages at `connections` connections for `seconds` to a
+ * server child on a fresh SQLite file (synchronous FULL, the default). Target: no error or non-2xx
+ * answer, p99 <= 50 ms, and no stall: no request waiting over 100 ms, no gap over 100 ms between
+ * two completed requests.
+ */
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startServerChild, stopServerChild, tempDir, type FaultResult } from './support.js';
+
+/** autocannon at `connections` connections for `seconds`. */
+export async function loadTest(connections: number, seconds: number): Promise<FaultResult> {
+  const temp = tempDir('load');
+  const server = await startServerChild({
+    store: { kind: 'sqlite', path: join(temp.dir, 'm.db') },
+  });
+  try {
+    let lastAt = 0;
+    let maxGap = 0;
+    let finish: (result: autocannon.Result) => void = () => undefined;
+    let fail: (error: unknown) => void = () => undefined;
+    const done = new Promise<autocannon.Result>((resolve, reject) => {
+      finish = resolve;
+      fail = reject;
+    });
+    // The callback form returns the instance, whose 'response' events time each answer.
+    const instance = autocannon(
+      {
+        url: `${server.url}/api/memories/load/messages`,
+        connections,
+        duration: seconds,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          speaker: 'load',
+          content: 'a message of about sixty characters, sent again and again',
+        }),
+        timeout: 10,
+      },
+      (error, result) => (error ? fail(error) : finish(result)),
+    );
+    instance.on('response', () => {
+      const now = performance.now();
+      if (lastAt > 0) maxGap = Math.max(maxGap, now - lastAt);
+      lastAt = now;
+    });
+    const result = await done;
+    const errors = result.errors + result.timeouts + result.non2xx;
+    const { p99, max, p50 } = result.latency;
+    return {
+      name: 'load',
+      size: `${connections} connections, ${seconds} s`,
+      target: '0 errors; p99 <= 50 ms, no stall over 100 ms',
+      passed: errors === 0 && p99 <= 50 && max <= 100 && maxGap <= 100,
+      summary: `${result.requests.total} requests (${Math.round(result.requests.average)}/s), ${errors} errors, p50 ${p50} ms, p99 ${p99} ms, max ${max} ms, longest gap between answers ${maxGap.toFixed(0)} ms`,
+      figures: {
+        connections,
+        seconds,
+        requests: result.requests.total,
+        requestsPerSecond: result.requests.average,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        non2xx: result.non2xx,
+        p50Ms: p50,
+        p99Ms: p99,
+        maxMs: max,
+        longestGapMs: maxGap,
+      },
+    };
+  } finally {
+    await stopServerChild(server);
+    temp.remove();
+  }
+}

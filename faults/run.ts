@@ -1,0 +1,86 @@
+/**
+ * `npm run faults`: the fault suite of issue 9. Each test attacks a running memledger (kill -9,
+ * a store server going away, fuzzed requests, stuck stream clients, several servers on one file,
+ * sustained load), prints one row of a table and writes `faults/results/<name>.json`.
+ * Everything talks to 127.0.0.1 only; every loop is bounded in count and time; every child
+ * process is started and killed by this suite. Exit code 1 when a target is missed.
+ *
+ *   npm run faults                        full sizes (about 20 minutes on 2 cores)
+ *   npm run faults -- --quick             small sizes (a smoke run, about a minute)
+ *   npm run faults -- --trials 20         kill -9 trials per target (default 100)
+ *   npm run faults -- --only fuzz,load    some tests only (names as in the table)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { esdbRestarts } from './esdb-restart.fault.js';
+import { fuzzRequests } from './fuzz.fault.js';
+import { killHttpServer, killLibraryWriter } from './kill-sqlite.fault.js';
+import { loadTest } from './load.fault.js';
+import { sharedFile } from './shared-file.fault.js';
+import { stuckSseClients } from './sse-stuck.fault.js';
+import { writeResult, type FaultResult } from './support.js';
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const trials = Number(option('--trials') ?? (quick ? 3 : 100));
+const only = option('--only')?.split(',');
+
+const TESTS: Record<string, () => Promise<FaultResult>> = {
+  'kill-sqlite-library': () => killLibraryWriter(trials),
+  'kill-sqlite-http': () => killHttpServer(trials),
+  'esdb-restart': () => esdbRestarts(quick ? 5 : 50),
+  fuzz: () => fuzzRequests(quick ? 400 : 10_000),
+  'sse-stuck': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000),
+  'shared-file': () => sharedFile(quick ? 5_000 : 30_000),
+  load: () => loadTest(16, quick ? 5 : 60),
+};
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+console.log(`memledger fault suite (${quick ? 'quick' : 'full'}) on ${machine}\n`);
+const results: FaultResult[] = [];
+for (const [name, run] of Object.entries(TESTS)) {
+  if (only && !only.includes(name)) continue;
+  const started = Date.now();
+  let result: FaultResult;
+  try {
+    result = await run();
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    result = {
+      name,
+      size: '-',
+      target: '-',
+      passed: false,
+      summary: `crashed: ${message}`,
+      figures: {},
+    };
+  }
+  result = { ...result, figures: { ...result.figures, seconds: (Date.now() - started) / 1000 } };
+  writeResult(result);
+  results.push(result);
+  console.log(`${result.passed ? 'met   ' : 'MISSED'} ${name} (${result.size}): ${result.summary}`);
+}
+
+const cell = (text: string) => text.replaceAll('|', '\\|');
+console.log('\n| test | size | target | result | |\n|---|---|---|---|---|');
+for (const r of results) {
+  console.log(
+    `| ${r.name} | ${r.size} | ${cell(r.target)} | ${cell(r.summary)} | ${r.passed ? 'met' : 'MISSED'} |`,
+  );
+}
+const dir = join(import.meta.dirname, 'results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(
+  join(dir, 'summary.json'),
+  JSON.stringify(
+    { at: new Date().toISOString(), machine, command: process.argv.slice(2), results },
+    null,
+    2,
+  ),
+);
+process.exitCode = results.every((r) => r.passed) ? 0 : 1;
