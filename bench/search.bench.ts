@@ -20,7 +20,7 @@ import {
 import { ensureReadModelSchema } from '../src/read-models/read-model.schema.js';
 import { prepareWriter } from '../src/read-models/read-model.writer.js';
 import { prepareSearchReadModel, queryTerms } from '../src/read-models/search.read-model.js';
-import { percentile, report, timeMs } from './support.js';
+import { percentile, report, seededRandom, timeMs } from './support.js';
 
 /** English function words in rough frequency order: the head of the Zipf curve. */
 const HEAD = (
@@ -34,18 +34,6 @@ const HEAD = (
 const SYLLABLES = 'ka ri mo ten sa lu bel dor in ve pa tis ro nac el fu gra mi son tal'.split(' ');
 const VOCABULARY_SIZE = 50_000;
 const BATCH = 1000;
-
-/** mulberry32: a small deterministic PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The vocabulary (function words first, then invented words) and a Zipf (s = 1) sampler. */
 function zipfWords(seed: number): { vocabulary: string[]; draw: () => string } {
@@ -61,7 +49,7 @@ function zipfWords(seed: number): { vocabulary: string[]; draw: () => string } {
   const cumulative: number[] = [];
   let total = 0;
   for (let rank = 1; rank <= vocabulary.length; rank++) cumulative.push((total += 1 / rank));
-  const next = random(seed);
+  const next = seededRandom(seed);
   const draw = () => {
     const target = next() * total;
     let low = 0;
@@ -79,7 +67,7 @@ function zipfWords(seed: number): { vocabulary: string[]; draw: () => string } {
 /** `docs` documents of sentences of 6 to 20 Zipf-drawn words, ~1 KB each, seq 0 onwards. */
 export function searchCorpus(docs: number): Sequenced<Document>[] {
   const { draw } = zipfWords(42);
-  const next = random(7);
+  const next = seededRandom(7);
   let n = 0;
   const defaults = {
     newId: () => `00000000-0000-7000-8000-${(n++).toString(16).padStart(12, '0')}`,
@@ -99,7 +87,7 @@ export function searchCorpus(docs: number): Sequenced<Document>[] {
 /** 2-8 words: half a passage of a stored document, half free Zipf draws (stop words included). */
 export function searchQueries(items: readonly Sequenced<Document>[], count: number): string[] {
   const { draw } = zipfWords(99);
-  const next = random(11);
+  const next = seededRandom(11);
   return Array.from({ length: count }, (_, i) => {
     const length = 2 + Math.floor(next() * 7);
     if (i % 2 === 1) return Array.from({ length }, draw).join(' ');

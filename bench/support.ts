@@ -28,14 +28,7 @@ const WORDS = Array.from({ length: 5000 }, (_, i) => `w${(i * 7919).toString(36)
 
 /** Deterministic text of `n` words drawn uniformly from the vocabulary (mulberry32 PRNG). */
 export function words(seed: number, n = 12): string {
-  let state = (seed * 2654435761) >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed * 2654435761);
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(next() * WORDS.length)]!);
   return out.join(' ');
