@@ -8,6 +8,8 @@
  */
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
+import { openMemledger } from '../src/memory/index.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import {
   between,
   checkSqliteLog,
@@ -52,7 +54,16 @@ async function finish(
   extra: Record<string, number | string>,
 ): Promise<FaultResult> {
   const cli = await verifyCli(path);
+  // The read models live in the same file and transaction: after every crash they must hold
+  // each stored item once (messages + documents = events; these trials write nothing else).
+  const memledger = openMemledger({ store: openSqliteStore({ path }) });
+  const page = await (await memledger.memory(MEMORY)).statePage({ limit: 1 });
+  const readModelItems = page.totals.messages + page.totals.documents;
+  await memledger.close();
+  const logEvents = (await checkSqliteLog(path, MEMORY, new Set())).events;
+  const readModelMismatch = readModelItems === logEvents ? 0 : 1;
   const passed =
+    readModelMismatch === 0 &&
     totals.lost === 0 &&
     totals.duplicates === 0 &&
     totals.verifyFailures === 0 &&
@@ -68,6 +79,9 @@ async function finish(
       trials,
       ...totals,
       ...extra,
+      readModelItems,
+      logEvents,
+      readModelMismatch,
       verifyCliExit: cli.code,
       verifyCliOutput: cli.output,
     },

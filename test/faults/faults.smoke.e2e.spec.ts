@@ -39,11 +39,12 @@ describe('fault suite (quick)', () => {
   };
 
   it.each(['kill-sqlite-library', 'kill-sqlite-http'])(
-    '%s: no acknowledged event lost or stored twice after kill -9, and verify passes',
+    '%s: no acknowledged event lost or stored twice after kill -9, verify passes, read models agree',
     (name) => {
       const f = figures(name);
       expect(f.acknowledged).toBeGreaterThan(0);
       expect([f.lost, f.duplicates, f.verifyFailures, f.verifyCliExit]).toEqual([0, 0, 0, 0]);
+      expect(f.readModelMismatch).toBe(0);
     },
   );
 
