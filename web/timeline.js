@@ -7,12 +7,23 @@ import { clear, describe, h, kindBadge, plural, provenance, timeOf } from './vie
 
 /** The timeline keeps this many newest events; older ones drop off the page (not the log). */
 const TIMELINE_MAX = 500;
+/**
+ * Where the page flows as one scrolling column (narrow windows), the timeline shows this many
+ * newest events until the user asks for the rest; style.css hides the others (nth-child(n+26)).
+ */
+const TIMELINE_SHORT = 25;
 /** How long to wait before reopening a stream the browser has given up on. */
 const RETRY_MS = 3000;
 
 const connection = document.getElementById('connection');
 const timeline = document.getElementById('timeline');
 const timelineCount = document.getElementById('timeline-count');
+const toggle = document.getElementById('timeline-toggle');
+
+toggle.addEventListener('click', () => {
+  timeline.classList.toggle('expanded');
+  renderToggle();
+});
 
 /** Sets the connection indicator: `state` is connecting, live or offline. */
 export function setConnection(state, text) {
@@ -22,6 +33,18 @@ export function setConnection(state, text) {
 
 export function resetTimeline() {
   clear(timeline);
+  timeline.classList.remove('expanded');
+  renderToggle();
+}
+
+/** Offers the older events when the timeline holds more than the short list shows. */
+function renderToggle() {
+  const older = timeline.children.length - TIMELINE_SHORT;
+  toggle.hidden = older <= 0;
+  toggle.textContent = timeline.classList.contains('expanded')
+    ? `Show only the newest ${TIMELINE_SHORT}`
+    : `Show ${plural(older, 'older event')}`;
+  toggle.setAttribute('aria-expanded', String(timeline.classList.contains('expanded')));
 }
 
 /** Dims the events after the replay point. */
@@ -82,6 +105,7 @@ function append(event) {
   }
   const shown = timeline.children.length;
   timelineCount.textContent = `(${shown}${shown >= TIMELINE_MAX ? ' newest' : ''})`;
+  renderToggle();
   if (session.lastSeq === null || event.seq > session.lastSeq) session.lastSeq = event.seq;
   return true;
 }
