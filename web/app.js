@@ -4,6 +4,7 @@
 // to add and delete. Plain ES modules, no build step. This module opens a memory and wires the
 // aspects together; each aspect lives in its own module.
 import { api } from './api.js';
+import { clearStatusLines } from './form-submit.js';
 import { wireForms } from './forms.js';
 import { resetItemPanel } from './item-panel.js';
 import { session, startSession } from './memory-session.js';
@@ -27,6 +28,7 @@ async function open(memoryId) {
   document.title = `memledger — ${memoryId}`;
   resetTimeline();
   resetResults();
+  clearStatusLines();
   resetItemPanel();
   setConnection('connecting', 'connecting…');
   try {

@@ -1,4 +1,4 @@
-/* global FormData */
+/* global document, FormData */
 // How every form on the page submits: read its filled-in fields, disable its button while the
 // request runs, and report the outcome (or the server's error) in the form's status line.
 import { errorText, status } from './view.js';
@@ -35,4 +35,13 @@ export async function submitForm(form, action, done) {
 /** The status line sits inside the form, or (for the one-row tool forms) right after it. */
 function statusLine(form) {
   return form.querySelector('.form-status') ?? form.parentElement.querySelector('.form-status');
+}
+
+/**
+ * Empties the status line of every form and tool ("Recorded as #3."): each speaks of the replay
+ * point and memory it was written at, so it goes when either changes.
+ */
+export function clearStatusLines() {
+  for (const line of document.querySelectorAll('form .form-status, .tool > .form-status'))
+    status(line, '');
 }

@@ -1,4 +1,4 @@
-/* global document */
+/* global document, window */
 // The item panel: one event in full (fields, content, who deleted it) and, for a message or
 // document, every recall that put it into a context. Every id on the page links here.
 import { knownEvent, session } from './memory-session.js';
@@ -8,8 +8,12 @@ const panel = document.getElementById('item-panel');
 const body = document.getElementById('item-body');
 const timeline = document.getElementById('timeline');
 
+/** Counts `showItem` calls, so a slow answer for an item the user has moved on from is dropped. */
+let ticket = 0;
+
 /** Empties the panel back to its hint (as in index.html). */
 export function resetItemPanel() {
+  ticket++;
   clear(body, h('p', { class: 'hint' }, 'Choose an event or an item to see its full history.'));
 }
 
@@ -26,20 +30,35 @@ export function itemLink(id, content, extraClass) {
   );
 }
 
-/** Loads event `id` (and its recall history when it is content) into the panel. */
+/**
+ * Loads event `id` (and its recall history when it is content) into the panel, then scrolls the
+ * panel into view: its top first, so a history longer than the window starts on screen and the
+ * rest is a scroll away (the page's on a narrow screen, the tools column's on a wide one).
+ */
 export async function showItem(id) {
+  const mine = ++ticket;
+  const current = session;
   timeline.querySelectorAll('.selected').forEach((li) => li.classList.remove('selected'));
   timeline.querySelector(`li[data-id="${id}"]`)?.classList.add('selected');
   clear(body, h('p', { class: 'hint' }, 'Loading…'));
-  panel.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  let details;
   try {
     const lookupResult = await session.api.event(id);
     const { event } = lookupResult;
     const history = isContent(event) ? await session.api.history(id) : null;
-    clear(body, itemDetails(event, lookupResult.deletedBy, history));
+    details = itemDetails(event, lookupResult.deletedBy, history);
   } catch (error) {
-    clear(body, h('p', { class: 'form-status error' }, errorText(error)));
+    details = h('p', { class: 'form-status error' }, errorText(error));
   }
+  if (mine !== ticket || current !== session) return;
+  clear(body, details);
+  revealPanel();
+}
+
+/** Scrolls the item panel's top into view (at once when the user asked for less motion). */
+function revealPanel() {
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  panel.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
 }
 
 /** Messages and documents are content: they can be recalled and deleted, and have a history. */
@@ -88,7 +107,7 @@ function itemDetails(event, deletedBy, history) {
 function fieldsOf(event) {
   const list = [
     field('seq', `#${event.seq}`),
-    field('time', event.timestamp),
+    field('time', timeOf(event.timestamp)),
     field('id', h('code', {}, event.id)),
     field('source', event.source),
   ];
@@ -117,6 +136,9 @@ function deletedNote(deletedBy) {
     { class: 'deleted-note' },
     'Deleted at ',
     itemLink(deletedBy.id, `#${deletedBy.seq}`),
+    ' (',
+    timeOf(deletedBy.timestamp),
+    ')',
     ` by ${deletedBy.requestedBy ?? 'unknown'}: `,
     h('q', {}, deletedBy.reason),
     '. It stays in the log but is no longer visible, searchable or recallable.',

@@ -1,10 +1,13 @@
 /* global document */
 // The replay slider: choose the seq whose state the page shows. At the right end it follows
 // new events ("now"); anywhere else the page shows the past and the timeline dims the future.
+import { clearStatusLines } from './form-submit.js';
 import { renderDeleteControls } from './forms.js';
 import { session } from './memory-session.js';
+import { resetResults } from './recall-search.js';
 import { scheduleState } from './state-panel.js';
 import { markFuture } from './timeline.js';
+import { clear, formatTime, timeOf } from './view.js';
 
 const slider = document.getElementById('replay');
 const sliderLabel = document.getElementById('replay-label');
@@ -24,8 +27,9 @@ export function renderReplayControls() {
   stepBack.disabled = empty || session.viewSeq <= 0;
   stepForward.disabled = empty || session.following;
   nowButton.disabled = empty || session.following;
-  slider.setAttribute('aria-valuetext', sliderText());
-  sliderLabel.textContent = sliderText();
+  const { text, event } = sliderText();
+  slider.setAttribute('aria-valuetext', event ? `${text} · ${formatTime(event.timestamp)}` : text);
+  clear(sliderLabel, text, event ? [' · ', timeOf(event.timestamp)] : null);
   sliderLabel.classList.toggle('past', !session.following);
   markFuture(session.viewSeq);
   renderDeleteControls();
@@ -48,19 +52,26 @@ export function wireReplay() {
   nowButton.addEventListener('click', () => moveTo(session.lastSeq));
 }
 
+/** What the replay point is, and its event when the page has it (for the time). */
 function sliderText() {
-  if (session.lastSeq === null) return 'empty memory';
+  if (session.lastSeq === null) return { text: 'empty memory', event: undefined };
   const event = [...session.streamed.values()].find((e) => e.seq === session.viewSeq);
-  const time = event ? new Date(event.timestamp).toLocaleTimeString() : '';
-  const what = event ? ` · ${event.kind} · ${time}` : '';
-  return session.following
+  const what = event ? ` · ${event.kind}` : '';
+  const text = session.following
     ? `now · after #${session.viewSeq}${what}`
     : `after #${session.viewSeq} of ${session.lastSeq}${what}`;
+  return { text, event };
 }
 
 function moveTo(seq) {
   if (session.lastSeq === null) return;
+  const from = session.viewSeq;
   session.viewSeq = Math.max(0, Math.min(session.lastSeq, seq));
+  if (session.viewSeq !== from) {
+    // What the forms and tools last said (and found) was about the old replay point.
+    clearStatusLines();
+    resetResults();
+  }
   session.following = session.viewSeq === session.lastSeq;
   // A selection made at "now" must not carry into the past, where deleting is off.
   if (!session.following) session.selected.clear();

@@ -1,13 +1,14 @@
 /* global document, setTimeout, clearTimeout */
 // The state panel: the memory as it stood after the replay point — visible messages and
 // documents (with their recall counts and a checkbox to select them for deletion), the items
-// deleted by then, and the totals.
+// deleted by then, and the totals. The server pages each list (and may cut a page short at its
+// byte budget): a cut list ends in a "Showing N of M" row whose button loads the rest of it.
 import { renderDeleteControls } from './forms.js';
-import { itemLink } from './item-panel.js';
 import { lookupEvent, session } from './memory-session.js';
-import { clear, clip, describe, errorText, h, plural, provenance, timeOf } from './view.js';
+import { deletedRow, emptyRow, itemRow, moreRow, unknownItem } from './state-rows.js';
+import { clear, errorText, plural } from './view.js';
 
-/** At most this many visible items per list; the totals still count them all. */
+/** At most this many items per list and request; the totals still count them all. */
 const STATE_PAGE = 200;
 
 const statePanel = document.getElementById('state-panel');
@@ -52,8 +53,29 @@ export function renderStateError(error) {
   totals.classList.add('error');
 }
 
+/** The lists of a state page, as `page.next` and `totals` name them, and where each is drawn. */
+const LISTS = {
+  visibleMessages: { el: messages, noun: 'messages' },
+  visibleDocuments: { el: documents, noun: 'documents' },
+  deleted: { el: deleted, noun: 'deleted items' },
+};
+
+/**
+ * What the panel shows: the state page it was drawn from, the recall stats of every item shown
+ * (later pages add theirs) and the lists that have more. Replaced by each `renderState`, which
+ * is how a "Show more" answer for a state no longer shown is recognised and dropped.
+ */
+let shown = null;
+
 /** Draws a state page; deleted items outside the timeline are fetched to show what they were. */
 export async function renderState(page) {
+  const view = {
+    session,
+    page,
+    stats: { ...page.recallStats },
+    cut: new Set(Object.keys(LISTS).filter((key) => page.page.next[key] !== null)),
+  };
+  shown = view;
   totals.classList.remove('error');
   stateAt.textContent =
     page.lastSeq === null
@@ -61,109 +83,88 @@ export async function renderState(page) {
       : session.following
         ? `now (after #${page.lastSeq})`
         : `as it stood after #${page.lastSeq}`;
-  totals.textContent = totalsText(page);
+  totals.textContent = totalsText(view);
   // A selected item that is no longer visible (deleted meanwhile) cannot be deleted again.
   const visible = page.visibleMessages.concat(page.visibleDocuments);
   for (const id of [...session.selected])
     if (!visible.some((i) => i.id === id)) session.selected.delete(id);
   clear(
     messages,
-    page.visibleMessages.map((m) => itemRow(m, page)),
+    page.visibleMessages.map((m) => itemRow(m, view.stats)),
     emptyRow(page.visibleMessages, 'No visible messages.'),
+    more(view, 'visibleMessages', page, page.visibleMessages.length),
   );
   clear(
     documents,
-    page.visibleDocuments.map((d) => itemRow(d, page)),
+    page.visibleDocuments.map((d) => itemRow(d, view.stats)),
     emptyRow(page.visibleDocuments, 'No visible documents.'),
+    more(view, 'visibleDocuments', page, page.visibleDocuments.length),
   );
+  const rows = await deletedRows(page);
+  if (shown !== view) return; // a newer state was drawn while the deleted items were looked up
+  clear(
+    deleted,
+    rows,
+    emptyRow(rows, 'Nothing deleted by then.'),
+    more(view, 'deleted', page, rows.length),
+  );
+  renderDeleteControls();
+}
+
+/** The rows of a page's deleted items, in the order of their deletions. */
+async function deletedRows(page) {
   const deletions = Object.entries(page.deleted).sort(([, a], [, b]) => a.seq - b.seq);
-  const rows = await Promise.all(
+  return Promise.all(
     deletions.map(async ([id, deletion]) =>
       deletedRow(await lookupEvent(id).catch(() => unknownItem(id)), deletion),
     ),
   );
-  clear(deleted, rows, emptyRow(rows, 'Nothing deleted by then.'));
-  renderDeleteControls();
 }
 
-function totalsText(page) {
-  const t = page.totals;
-  const recalled = Object.values(page.recallStats);
+/** The "Showing N of M" row of list `key` when `page` says it continues, else null. */
+function more(view, key, page, count) {
+  const next = page.page.next[key];
+  if (next === null) return null;
+  const total = view.page.totals[key];
+  return moreRow(count, total, LISTS[key].noun, (row) => void loadMore(view, key, next, row));
+}
+
+/**
+ * Loads the page of list `key` that starts at `offset`, as of the seq the panel shows (not the
+ * latest: the rows must continue the same state), and puts its rows in place of `row`.
+ */
+async function loadMore(view, key, offset, row) {
+  const button = row.querySelector('button');
+  button.disabled = true;
+  try {
+    const upToSeq = view.page.lastSeq;
+    const page = await view.session.api.state({ upToSeq, offset, limit: STATE_PAGE });
+    if (shown !== view) return;
+    Object.assign(view.stats, page.recallStats);
+    const rows =
+      key === 'deleted'
+        ? await deletedRows(page)
+        : page[key].map((item) => itemRow(item, view.stats));
+    if (shown !== view || !row.isConnected) return;
+    const next = more(view, key, page, offset + rows.length);
+    if (!next) view.cut.delete(key);
+    row.replaceWith(...rows, ...(next ? [next] : []));
+    totals.textContent = totalsText(view);
+  } catch (error) {
+    button.disabled = false;
+    row.append(` ${errorText(error)}`);
+  }
+}
+
+function totalsText(view) {
+  const t = view.page.totals;
+  const recalled = Object.values(view.stats);
   const recalls = recalled.reduce((sum, s) => sum + s.count, 0);
   const messageCount = plural(t.visibleMessages, 'message');
   const documentCount = plural(t.visibleDocuments, 'document');
   const recalledItems = plural(recalled.length, 'item');
-  return `${messageCount} and ${documentCount} visible · ${t.deleted} deleted · ${recalledItems} recalled ${plural(recalls, 'time')}`;
-}
-
-/** Stands in for a deleted item the server could not return, so its row still shows the id. */
-function unknownItem(id) {
-  return { id, kind: 'message', speaker: '?', content: id, seq: '?' };
-}
-
-function emptyRow(list, text) {
-  return list.length === 0 ? h('li', { class: 'empty' }, text) : null;
-}
-
-function itemRow(item, page) {
-  const stat = page.recallStats[item.id];
-  const checkbox = h('input', {
-    type: 'checkbox',
-    'aria-label': `Select ${describe(item, 40)} for deletion`,
-    checked: session.selected.has(item.id),
-    // Only "now" can be deleted from: see renderDeleteControls.
-    disabled: !session.following,
-    onchange: (e) => {
-      if (e.target.checked) session.selected.add(item.id);
-      else session.selected.delete(item.id);
-      renderDeleteControls();
-    },
-  });
-  return h(
-    'li',
-    { class: `item item-${item.kind}`, dataset: { id: item.id, seq: item.seq } },
-    checkbox,
-    h(
-      'div',
-      { class: 'item-main' },
-      itemLink(item.id, describe(item, 220), 'item-text'),
-      h(
-        'div',
-        { class: 'item-meta' },
-        h('span', { class: 'seq' }, `#${item.seq}`),
-        timeOf(item.timestamp),
-        provenance(item),
-        stat
-          ? h(
-              'span',
-              { class: 'recalled', title: `last recalled at #${stat.lastRecalledSeq}` },
-              `recalled ${stat.count}×`,
-            )
-          : null,
-      ),
-    ),
-  );
-}
-
-function deletionSummary(deletion) {
-  const by = deletion.requestedBy ?? 'unknown';
-  return `deleted at #${deletion.seq} by ${by}: ${clip(deletion.reason, 60)}`;
-}
-
-function deletedRow(item, deletion) {
-  return h(
-    'li',
-    { class: 'item item-deleted', dataset: { id: item.id, seq: item.seq } },
-    h(
-      'div',
-      { class: 'item-main' },
-      itemLink(item.id, h('s', {}, describe(item, 160)), 'item-text struck'),
-      h(
-        'div',
-        { class: 'item-meta' },
-        h('span', { class: 'seq' }, `#${item.seq}`),
-        itemLink(deletion.id, deletionSummary(deletion), 'deletion-link'),
-      ),
-    ),
-  );
+  // Recall counts come with the items: while a visible list is cut, they cover the shown ones.
+  const partial = view.cut.has('visibleMessages') || view.cut.has('visibleDocuments');
+  const scope = partial ? ' (of the items shown)' : '';
+  return `${messageCount} and ${documentCount} visible · ${t.deleted} deleted · ${recalledItems}${scope} recalled ${plural(recalls, 'time')}`;
 }

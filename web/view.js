@@ -19,14 +19,22 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Local time of day, with the full UTC timestamp as a tooltip. */
+const pad = (n) => String(n).padStart(2, '0');
+
+/**
+ * The one format the page shows times in: local `YYYY-MM-DD HH:MM:SS` (24-hour clock, the
+ * browser's time zone). A value that is not a date is shown as it is.
+ */
+export function formatTime(timestamp) {
+  const d = new Date(timestamp);
+  if (Number.isNaN(d.getTime())) return String(timestamp);
+  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return `${date} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A `<time>` showing `formatTime(timestamp)`, with the stored ISO timestamp as its tooltip. */
 export function timeOf(timestamp) {
-  const date = new Date(timestamp);
-  return h(
-    'time',
-    { datetime: timestamp, title: timestamp },
-    date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
-  );
+  return h('time', { datetime: timestamp, title: timestamp }, formatTime(timestamp));
 }
 
 export function clip(text, max = 140) {
