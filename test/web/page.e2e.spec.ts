@@ -78,6 +78,31 @@ async function addMessage(page: Page, content: string, speaker = 'user') {
   await page.locator('#messages li.item', { hasText: content }).waitFor();
 }
 
+/** The page's one time format: local `YYYY-MM-DD HH:MM:SS`. */
+const TIME_FORMAT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** True when the page is no wider than the window (nothing to scroll sideways to). */
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** Waits until the element's whole box is inside the window (a smooth scroll has ended). */
+async function waitInViewport(page: Page, selector: string) {
+  await page.waitForFunction(
+    (sel) => {
+      const r = document.querySelector(sel)!.getBoundingClientRect();
+      return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+    },
+    selector,
+    { timeout: 5_000 },
+  );
+}
+
+/** The status lines of the forms and tools that say something. */
+const statusTexts = (page: Page) =>
+  page
+    .locator('form .form-status, .tool > .form-status')
+    .evaluateAll((all) => all.map((el) => el.textContent ?? '').filter((t) => t !== ''));
+
 describeBrowser(title, () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -267,6 +292,144 @@ describeBrowser(title, () => {
       await expect(page.evaluate(() => sessionStorage.getItem('memledger.token'))).resolves.toBe(
         token,
       );
+    } finally {
+      await page.close();
+      await dispose();
+    }
+  });
+  for (const [width, height] of [
+    [390, 844],
+    [1440, 900],
+  ] as const) {
+    it(`holds up at ${width} px: no sideways scroll, item panel in view, one time format, statuses cleared`, async () => {
+      const { server, dispose } = await serve();
+      // A time zone with a half-hour offset, so the check shows times are converted to local.
+      const page = await browser.newPage({
+        viewport: { width, height },
+        timezoneId: 'Asia/Kolkata',
+      });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      try {
+        const m = '/api/memories/default/messages';
+        const first = await post(server, m, {
+          speaker: 'user',
+          content: 'Recorded at a known time.',
+          timestamp: '2026-03-01T10:15:30.000Z',
+        });
+        for (let i = 0; i < 30; i++)
+          await post(server, m, {
+            speaker: i % 2 ? 'assistant' : 'user',
+            content: `Note ${i} on the deploy key, with an unbroken token_${'x'.repeat(60)}`,
+            sessionId: 'session-with-a-rather-long-name',
+          });
+        for (let i = 0; i < 6; i++)
+          await post(server, '/api/memories/default/recall', { query: 'known time', actor: 'a1' });
+        await page.goto(server.url);
+        await page.locator('#connection[data-state=live]').waitFor();
+        await page.locator(`#messages li[data-id="${first.id}"]`).waitFor();
+        expect(await noSidewaysScroll(page)).toBe(true);
+        await page.screenshot({ path: `${SHOTS}/w${width}-page.png`, fullPage: true });
+
+        // One time format everywhere, local, with the stored ISO time in the title.
+        const known = page.locator(`#messages li[data-id="${first.id}"] time`);
+        await expect(known.textContent()).resolves.toBe('2026-03-01 15:45:30');
+        await expect(known.getAttribute('title')).resolves.toBe('2026-03-01T10:15:30.000Z');
+        const times = await page
+          .locator('time')
+          .evaluateAll((all) => all.map((t) => [t.textContent, t.getAttribute('title')]));
+        expect(times.length).toBeGreaterThan(30);
+        for (const [text, iso] of times) {
+          expect(text).toMatch(TIME_FORMAT);
+          expect(Number.isNaN(Date.parse(iso ?? ''))).toBe(false);
+        }
+        await expect(page.locator('#replay-label time').textContent()).resolves.toMatch(
+          TIME_FORMAT,
+        );
+        const shown = await page.evaluate(() => document.body.innerText);
+        expect(shown).not.toMatch(/\d:\d{2}:\d{2}\s?[AP]M|\d{4}-\d{2}-\d{2}T\d{2}:/);
+
+        // After a click the item panel scrolls into view, whole, its history included.
+        await page.locator(`#messages li[data-id="${first.id}"] .item-text`).click();
+        await page.locator('#item-body h4', { hasText: 'Recalled 6 times' }).waitFor();
+        await waitInViewport(page, '#item-panel');
+        const box = (await page.locator('#item-panel').boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(height);
+        await expect(page.locator('#item-body dd time').textContent()).resolves.toBe(
+          '2026-03-01 15:45:30',
+        );
+        expect(await noSidewaysScroll(page)).toBe(true);
+        if (width < 720) {
+          // On a phone the page scrolls as a whole: no panel is a scroll box of its own.
+          const boxes = await page.evaluate(() =>
+            Array.from(document.querySelectorAll<HTMLElement>('main *'))
+              .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowY))
+              .filter((el) => el.scrollHeight > el.clientHeight + 1)
+              .map((el) => el.id || el.className),
+          );
+          expect(boxes).toEqual([]);
+        }
+        await page.screenshot({ path: `${SHOTS}/w${width}-item.png` });
+
+        // A status line speaks of the replay point it was written at: moving the slider clears it.
+        await addMessage(page, 'One more, from the page.');
+        await expect(statusTexts(page)).resolves.toEqual([expect.stringMatching(/^Recorded as #/)]);
+        await page.fill('#recall-query', 'deploy key');
+        await page.click('#recall-form button[type=submit]');
+        await page.locator('#recall-results li').first().waitFor();
+        await expect(statusTexts(page)).resolves.toHaveLength(2);
+        await page.locator('#state-at', { hasText: 'now' }).waitFor();
+        await page.click('#step-back');
+        await expect(page.locator('#replay-label').textContent()).resolves.toMatch(/^after #/);
+        await expect(statusTexts(page)).resolves.toEqual([]);
+        await expect(page.locator('#recall-results li').count()).resolves.toBe(0);
+        expect(await noSidewaysScroll(page)).toBe(true);
+        await page.screenshot({ path: `${SHOTS}/w${width}-past.png` });
+
+        // And so does opening another memory.
+        await page.click('#now');
+        await addMessage(page, 'Last one here.');
+        await expect(statusTexts(page)).resolves.toHaveLength(1);
+        await page.fill('#memory-id', 'elsewhere');
+        await page.press('#memory-id', 'Enter');
+        await page.locator('#state-at', { hasText: '(empty)' }).waitFor();
+        await expect(statusTexts(page)).resolves.toEqual([]);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+        await dispose();
+      }
+    });
+  }
+
+  it('says how much of a cut list it shows and loads the rest on request', async () => {
+    const { server, dispose } = await serve();
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      for (let i = 0; i < 205; i++)
+        await post(server, '/api/memories/default/messages', {
+          speaker: 'user',
+          content: `Paged message ${i}.`,
+        });
+      await page.goto(server.url);
+      await page.locator('#connection[data-state=live]').waitFor();
+      const more = page.locator('#messages li.more');
+      await expect(more.textContent()).resolves.toMatch(/^Showing 200 of 205 messages\./);
+      await expect(page.locator('#messages li.item').count()).resolves.toBe(200);
+      await expect(page.locator('#totals').textContent()).resolves.toContain('205 messages');
+      await more.locator('button').click();
+      await page.locator('#messages li.item', { hasText: 'Paged message 204.' }).waitFor();
+      await expect(page.locator('#messages li.item').count()).resolves.toBe(205);
+      await expect(more.count()).resolves.toBe(0);
+      // The timeline shows its newest 25 on a phone, and the rest when asked.
+      await expect(page.locator('#timeline-toggle').textContent()).resolves.toBe(
+        'Show 180 older events',
+      );
+      await expect(page.locator('#timeline li.event:visible').count()).resolves.toBe(25);
+      await page.click('#timeline-toggle');
+      await expect(page.locator('#timeline li.event:visible').count()).resolves.toBe(205);
+      expect(await noSidewaysScroll(page)).toBe(true);
     } finally {
       await page.close();
       await dispose();
