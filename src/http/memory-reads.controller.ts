@@ -4,7 +4,7 @@
  */
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import {
   GetEventQuery,
@@ -17,12 +17,15 @@ import {
 } from '../nest.js';
 import { defined } from './defined.js';
 import { EventIdFromPath, MemoryIdFromPath } from './memory-params.js';
-import { ApiQueryFrom } from './openapi.js';
+import {
+  ApiErrorResponses,
+  ApiEventIdParam,
+  ApiJsonResponse,
+  ApiMemoryIdParam,
+  ApiQueryFrom,
+} from './openapi.js';
 import { EventsQuery, SearchQuery, StateQuery } from './request-schemas.js';
 import { queryPipe } from './zod-validation.pipe.js';
-
-const memoryIdParam = ApiParam({ name: 'memoryId', description: 'The memory, e.g. `default`.' });
-const idParam = ApiParam({ name: 'id', description: 'An event id (UUID).' });
 
 /** GET routes under `/api/memories`. */
 @ApiTags('read')
@@ -33,14 +36,15 @@ export class MemoryReadsController {
   /** The ids of the memories that hold events. */
   @Get()
   @ApiOperation({ summary: 'List the memories that hold events' })
-  @ApiOkResponse({ description: 'An array of memory ids.' })
+  @ApiJsonResponse(200, 'MemoryIds', 'An array of memory ids.')
+  @ApiErrorResponses()
   list() {
     return this.queries.execute(new ListMemoriesQuery());
   }
 
   /** The state now, or as it stood right after `upToSeq`: visible lists (paged), deletions, recall stats. */
   @Get(':memoryId/state')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'The state now or as it stood right after a seq',
     description:
@@ -54,7 +58,8 @@ export class MemoryReadsController {
     offset: 'Items to skip in each visible list (default 0).',
     limit: 'Items per visible list, 1 to 1000 (default 100).',
   })
-  @ApiOkResponse({ description: 'A StatePage.' })
+  @ApiJsonResponse(200, 'StatePage', 'A page of the state.')
+  @ApiErrorResponses(400)
   state(
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(StateQuery)) query: z.output<typeof StateQuery>,
@@ -64,7 +69,7 @@ export class MemoryReadsController {
 
   /** Inspection search: writes nothing, so it leaves no Recall on record. */
   @Get(':memoryId/search')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Inspection search (writes nothing)',
     description:
@@ -76,7 +81,8 @@ export class MemoryReadsController {
     upToSeq: 'Search the content visible right after this seq (default: now).',
     limit: 'At most this many hits, 1 to 1000 (default 10).',
   })
-  @ApiOkResponse({ description: 'Hits, best first: `{ id, kind, seq, score, item }`.' })
+  @ApiJsonResponse(200, 'SearchResults', 'Hits, best first: `{ id, kind, seq, score, item }`.')
+  @ApiErrorResponses(400)
   search(
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(SearchQuery)) query: z.output<typeof SearchQuery>,
@@ -89,16 +95,17 @@ export class MemoryReadsController {
 
   /** How often each item entered a context, and when it last did. */
   @Get(':memoryId/recall-stats')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({ summary: 'Recall statistics per item' })
-  @ApiOkResponse({ description: 'Item id -> `{ count, lastRecalledAt, lastRecalledSeq }`.' })
+  @ApiJsonResponse(200, 'RecallStats', 'Item id -> `{ count, lastRecalledAt, lastRecalledSeq }`.')
+  @ApiErrorResponses(400)
   recallStats(@MemoryIdFromPath() memoryId: string) {
     return this.queries.execute(new GetRecallStatsQuery(memoryId));
   }
 
   /** A page of the log. */
   @Get(':memoryId/events')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'A page of the log, in seq order',
     description:
@@ -109,7 +116,8 @@ export class MemoryReadsController {
     fromSeq: 'The first seq to include (default 0).',
     limit: 'At most this many events, 1 to 1000 (default 100).',
   })
-  @ApiOkResponse({ description: 'An array of sequenced events.' })
+  @ApiJsonResponse(200, 'EventPage', 'An array of sequenced events.')
+  @ApiErrorResponses(400)
   events(
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(EventsQuery)) query: z.output<typeof EventsQuery>,
@@ -119,20 +127,22 @@ export class MemoryReadsController {
 
   /** One event by id; deleted content too, marked so. */
   @Get(':memoryId/events/:id')
-  @memoryIdParam
-  @idParam
+  @ApiMemoryIdParam()
+  @ApiEventIdParam()
   @ApiOperation({ summary: 'One event by id (deleted content included, marked so)' })
-  @ApiOkResponse({ description: '`{ event, deleted, deletedBy }`.' })
+  @ApiJsonResponse(200, 'EventLookup', '`{ event, deleted, deletedBy }`.')
+  @ApiErrorResponses(400, 404)
   event(@MemoryIdFromPath() memoryId: string, @EventIdFromPath() id: string) {
     return this.queries.execute(new GetEventQuery(memoryId, id));
   }
 
   /** When an item was written, every recall that used it, and the Deletion that removed it. */
   @Get(':memoryId/items/:id/history')
-  @memoryIdParam
-  @idParam
+  @ApiMemoryIdParam()
+  @ApiEventIdParam()
   @ApiOperation({ summary: 'The full history of one item' })
-  @ApiOkResponse({ description: '`{ event, recalls, deletedBy }`.' })
+  @ApiJsonResponse(200, 'ItemHistory', '`{ event, recalls, deletedBy }`.')
+  @ApiErrorResponses(400, 404)
   history(@MemoryIdFromPath() memoryId: string, @EventIdFromPath() id: string) {
     return this.queries.execute(new GetItemHistoryQuery(memoryId, id));
   }

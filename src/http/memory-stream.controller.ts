@@ -5,7 +5,7 @@
  */
 import { Controller, Get, Headers, Inject, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse as Response } from './http-types.js';
 import type { z } from 'zod';
 import { MemoryError, type Sequenced } from '../core/index.js';
@@ -13,12 +13,10 @@ import { MemoryEvents, ReadEventsQuery } from '../nest.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import { publicError } from './memory-error.filter.js';
 import { MemoryIdFromPath } from './memory-params.js';
-import { ApiQueryFrom } from './openapi.js';
+import { ApiErrorResponses, ApiMemoryIdParam, ApiQueryFrom, ApiTextResponse } from './openapi.js';
 import { MAX_EVENTS_PAGE, StreamQuery } from './request-schemas.js';
 import { drained, runEventStream, STREAM_PAGE } from './sse-session.js';
 import { queryPipe } from './zod-validation.pipe.js';
-
-const memoryIdParam = ApiParam({ name: 'memoryId', description: 'The memory, e.g. `default`.' });
 
 /** The seq after the `Last-Event-ID` a reconnecting EventSource sends, if any. */
 function resumeSeq(lastEventId: string | undefined): number | undefined {
@@ -51,7 +49,7 @@ export class MemoryStreamController {
    * resumes right after the last event it got (`Last-Event-ID` wins over `fromSeq`).
    */
   @Get('events/stream')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Live event stream (Server-Sent Events)',
     description:
@@ -64,8 +62,11 @@ export class MemoryStreamController {
     fromSeq: 'The first seq to send (default 0).',
     access_token: 'The API token, for clients that cannot send an Authorization header.',
   })
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({ description: 'A text/event-stream of sequenced events.' })
+  @ApiTextResponse(
+    'text/event-stream',
+    'Server-Sent Events: `id:` the seq, `data:` the event as JSON (an `Event`).',
+  )
+  @ApiErrorResponses(400)
   async stream(
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(StreamQuery)) query: z.output<typeof StreamQuery>,
@@ -100,15 +101,18 @@ export class MemoryStreamController {
 
   /** The whole log as JSON Lines, streamed page by page. */
   @Get('export')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Export the log as JSON Lines',
     description:
       'One event per line, in seq order, exactly as the API returns events (with kind and seq). ' +
       'Streamed: a failure midway ends the response early.',
   })
-  @ApiProduces('application/x-ndjson')
-  @ApiOkResponse({ description: 'application/x-ndjson, one event per line.' })
+  @ApiTextResponse(
+    'application/x-ndjson',
+    'JSON Lines: one event (an `Event`) per line, in seq order.',
+  )
+  @ApiErrorResponses(400)
   async export(@MemoryIdFromPath() memoryId: string, @Res() response: Response): Promise<void> {
     const page = (fromSeq: number) =>
       this.queries.execute(

@@ -4,7 +4,7 @@
  */
 import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { isMemoryError, type Sequenced } from '../core/index.js';
 import type { EventLookup } from '../memory/index.js';
@@ -16,7 +16,7 @@ import {
   RecordMessageCommand,
   RecordRecallCommand,
 } from '../nest.js';
-import { ApiJsonBody } from './openapi.js';
+import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiMemoryIdParam } from './openapi.js';
 import { MemoryIdFromPath } from './memory-params.js';
 import {
   DeletionBody,
@@ -27,11 +27,6 @@ import {
 } from './request-schemas.js';
 import { writeOrReturnRetried, type WriteRequest } from './retried-write.js';
 import { bodyPipe } from './zod-validation.pipe.js';
-
-const memoryIdParam = ApiParam({
-  name: 'memoryId',
-  description: 'The memory: 1 to 128 of A-Z a-z 0-9 . _ - (the default memory is `default`).',
-});
 
 /** POST routes under `/api/memories/:memoryId`. */
 @ApiTags('write')
@@ -61,10 +56,11 @@ export class MemoryWritesController {
 
   /** Records a message. */
   @Post('messages')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({ summary: 'Record a message' })
   @ApiJsonBody(MessageBody, 'A message; id and timestamp are filled when left out.')
-  @ApiCreatedResponse({ description: 'The stored message, with its seq.' })
+  @ApiJsonResponse(201, 'Message', 'The stored message, with its seq.')
+  @ApiErrorResponses(400, 409, 413, 415)
   recordMessage(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(MessageBody, 'message body')) body: z.output<typeof MessageBody>,
@@ -76,10 +72,11 @@ export class MemoryWritesController {
 
   /** Adds a document's extracted plain text. */
   @Post('documents')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({ summary: 'Add a document (its extracted plain text)' })
   @ApiJsonBody(DocumentBody, 'A document; mediaType defaults to text/plain.')
-  @ApiCreatedResponse({ description: 'The stored document, with its seq.' })
+  @ApiJsonResponse(201, 'Document', 'The stored document, with its seq.')
+  @ApiErrorResponses(400, 409, 413, 415)
   addDocument(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DocumentBody, 'document body')) body: z.output<typeof DocumentBody>,
@@ -94,7 +91,7 @@ export class MemoryWritesController {
    * context, and only then return the items.
    */
   @Post('recall')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Recall (the auditable read)',
     description:
@@ -102,9 +99,12 @@ export class MemoryWritesController {
       'before returning them. Answers `{ recall, items }`.',
   })
   @ApiJsonBody(RecallBody, 'The query, at most how many items (1-100, default 5), and who asks.')
-  @ApiCreatedResponse({
-    description: '`{ recall, items }`: the stored Recall and the items it returned.',
-  })
+  @ApiJsonResponse(
+    201,
+    'RecallResult',
+    '`{ recall, items }`: the stored Recall and the items it returned.',
+  )
+  @ApiErrorResponses(400, 409, 413, 415)
   recall(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(RecallBody, 'recall body')) body: z.output<typeof RecallBody>,
@@ -114,13 +114,14 @@ export class MemoryWritesController {
 
   /** Records a recall the caller computed with its own retrieval. */
   @Post('recalls')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Record a recall computed by the caller',
     description: 'Refused (409) when an id is unknown, not a message or document, or deleted.',
   })
   @ApiJsonBody(RecordRecallBody, 'The query and the ids that entered the context.')
-  @ApiCreatedResponse({ description: 'The stored Recall, with its seq.' })
+  @ApiJsonResponse(201, 'Recall', 'The stored Recall, with its seq.')
+  @ApiErrorResponses(400, 409, 413, 415)
   recordRecall(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(RecordRecallBody, 'recall body')) body: z.output<typeof RecordRecallBody>,
@@ -132,7 +133,7 @@ export class MemoryWritesController {
 
   /** Deletes content by a visible act. */
   @Post('deletions')
-  @memoryIdParam
+  @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Delete content (a Deletion event: who, why, which items)',
     description:
@@ -140,7 +141,8 @@ export class MemoryWritesController {
       'stay in the log, retrievable by id, but never again visible, searchable or recallable.',
   })
   @ApiJsonBody(DeletionBody, 'The ids to delete, the reason and who asked.')
-  @ApiCreatedResponse({ description: 'The stored Deletion, with its seq.' })
+  @ApiJsonResponse(201, 'Deletion', 'The stored Deletion, with its seq.')
+  @ApiErrorResponses(400, 409, 413, 415)
   deleteContent(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DeletionBody, 'deletion body')) body: z.output<typeof DeletionBody>,

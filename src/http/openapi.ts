@@ -1,12 +1,28 @@
 /**
- * The OpenAPI 3 document (`/api/docs-json`, Swagger UI at `/api/docs`). Request bodies and query
- * parameters are generated from the zod schemas in `request-schemas.ts` (themselves derived from
- * the core schemas) with `z.toJSONSchema`, so nothing is written twice.
+ * The OpenAPI 3 document (`/api/docs-json`, Swagger UI at `/api/docs`). Request bodies, query and
+ * path parameters are generated from the zod schemas in `request-schemas.ts`, and response bodies
+ * (`components.schemas`) from those in `response-schemas.ts`, all with `z.toJSONSchema` and all
+ * derived from the core schemas, so nothing is written twice.
  */
-import { type INestApplication } from '@nestjs/common';
-import { ApiBody, ApiQuery, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, type INestApplication } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  DocumentBuilder,
+  SwaggerModule,
+  type OpenAPIObject,
+} from '@nestjs/swagger';
 import { z } from 'zod';
+import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
+import { EventIdParam, MemoryIdParam } from './request-schemas.js';
+import {
+  codesOf,
+  RESPONSE_SCHEMAS,
+  type ErrorStatus,
+  type ResponseSchemaName,
+} from './response-schemas.js';
 
 /** Where the Swagger UI is served; the JSON document is at `${DOCS_PATH}-json`. */
 export const DOCS_PATH = 'api/docs';
@@ -30,9 +46,16 @@ function overrideForJson({ zodSchema, jsonSchema }: OverrideContext): void {
     });
   }
   if (def.type === 'readonly') delete (jsonSchema as JsonSchema).readOnly;
+  // A nullable reference (`allOf: [$ref]`) needs its type beside `nullable` in OpenAPI 3.0.
+  if (def.type === 'nullable' && def.innerType._zod.def.type === 'object') {
+    (jsonSchema as JsonSchema).type ??= 'object';
+  }
 }
 
-/** The options every request schema of the document is generated with. */
+/**
+ * The options every request and response schema of the document is generated with. The input
+ * side describes the JSON a schema accepts, which is what a body on the wire is.
+ */
 export const REQUEST_JSON_SCHEMA_OPTIONS = {
   io: 'input',
   target: 'openapi-3.0',
@@ -40,7 +63,7 @@ export const REQUEST_JSON_SCHEMA_OPTIONS = {
   override: overrideForJson,
 } as const satisfies z.core.ToJSONSchemaParams;
 
-/** The OpenAPI schema of a request body or parameter: the zod schema's input side. */
+/** The OpenAPI schema of a request body or path parameter: the zod schema's input side. */
 export function requestJsonSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, REQUEST_JSON_SCHEMA_OPTIONS);
   return json;
@@ -50,12 +73,16 @@ export function requestJsonSchema(schema: z.ZodType): JsonSchema {
 export const ApiJsonBody = (schema: z.ZodType, description: string) =>
   ApiBody({ description, required: true, schema: requestJsonSchema(schema) });
 
-/** Documents each key of a query-string object schema as a query parameter. */
+/**
+ * Documents each key of a query-string object schema as a query parameter. A query value is
+ * text on the wire; the schema's output side gives its meaning (`upToSeq` is an integer, sent
+ * as decimal digits, which is how OpenAPI serializes an integer parameter).
+ */
 export function ApiQueryFrom(schema: z.ZodObject, descriptions: Record<string, string> = {}) {
-  const json = requestJsonSchema(schema) as {
-    properties?: Record<string, JsonSchema>;
-    required?: string[];
-  };
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    ...REQUEST_JSON_SCHEMA_OPTIONS,
+    io: 'output',
+  }) as { $schema?: string; properties?: Record<string, JsonSchema>; required?: string[] };
   return applyDecorators(
     ...Object.entries(json.properties ?? {}).map(([name, property]) =>
       ApiQuery({
@@ -68,18 +95,115 @@ export function ApiQueryFrom(schema: z.ZodObject, descriptions: Record<string, s
   );
 }
 
+/** Documents the `:memoryId` path parameter. */
+export const ApiMemoryIdParam = () =>
+  ApiParam({
+    name: 'memoryId',
+    description: 'The memory: 1 to 128 of A-Z a-z 0-9 . _ - (the default memory is `default`).',
+    schema: requestJsonSchema(MemoryIdParam),
+  });
+
+/** Documents the `:id` path parameter (an event id). */
+export const ApiEventIdParam = () =>
+  ApiParam({
+    name: 'id',
+    description: 'An event id (UUID).',
+    schema: requestJsonSchema(EventIdParam),
+  });
+
+const ref = (name: ResponseSchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Documents a JSON response whose body is the response schema `name`. */
+export const ApiJsonResponse = (status: 200 | 201, name: ResponseSchemaName, description: string) =>
+  ApiResponse({ status, description, content: { 'application/json': { schema: ref(name) } } });
+
+/** Documents a streamed text response (`text/event-stream`, `application/x-ndjson`). */
+export const ApiTextResponse = (mediaType: string, description: string) =>
+  ApiResponse({
+    status: 200,
+    description,
+    content: { [mediaType]: { schema: { type: 'string', description } } },
+  });
+
+/** The error response of `status`: `{ code, message, issues? }` with the codes of that status. */
+function errorResponse(status: ErrorStatus) {
+  return {
+    description: `${codesOf(status).join(', ')}: \`{ code, message, issues? }\`.`,
+    content: { 'application/json': { schema: ref(`Error${status}`) } },
+  };
+}
+
+/**
+ * Documents the error responses a route can answer besides 500 and 503 (which every route can:
+ * a failure, an unavailable or closed store); 401 is added to every route when a token is set.
+ */
+export const ApiErrorResponses = (...statuses: ErrorStatus[]) =>
+  applyDecorators(
+    ...[...statuses, 500 as const, 503 as const].map((status) =>
+      ApiResponse({ status, ...errorResponse(status) }),
+    ),
+  );
+
+/** The response schemas as `components.schemas`, generated from {@link RESPONSE_SCHEMAS}. */
+export function responseComponents(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(RESPONSE_SCHEMAS)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    ...REQUEST_JSON_SCHEMA_OPTIONS,
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  // OpenAPI 3.0 schema objects have no `$id` (nor `$schema`).
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $id: _id, $schema: _dialect, ...json }]) => [id, json]),
+  );
+}
+
+/**
+ * Security only when the server has a token: then every `/api` operation requires the bearer
+ * token and documents 401. Without one the document says so (`security: []`), so spec-driven
+ * tools send requests as they are.
+ */
+function applySecurity(document: OpenAPIObject, apiToken: string | undefined): void {
+  if (apiToken === undefined) {
+    document.security = [];
+    delete document.components?.schemas?.Error401;
+    return;
+  }
+  document.security = [{ bearer: [] }];
+  for (const operations of Object.values(document.paths)) {
+    for (const method of ['get', 'post'] as const) {
+      const operation = operations[method];
+      if (operation !== undefined) operation.responses['401'] = errorResponse(401);
+    }
+  }
+}
+
 /** Serves the OpenAPI document and Swagger UI. */
 export function setupOpenApi(app: INestApplication, version: string): void {
-  const config = new DocumentBuilder()
+  const { apiToken } = app.get<ResolvedHttpConfig>(HTTP_CONFIG);
+  let builder = new DocumentBuilder()
     .setTitle('memledger')
     .setDescription(
       'An auditable, event-sourced memory for LLM agents: an append-only log of messages, ' +
         'documents, recalls and deletions. Errors answer `{ code, message, issues? }`.',
     )
     .setVersion(version)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'MEMLEDGER_API_TOKEN, when set' })
-    .addSecurityRequirements('bearer')
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer('/', 'This server');
+  if (apiToken !== undefined) {
+    builder = builder.addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The server token (MEMLEDGER_API_TOKEN).',
+    });
+  }
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    operationIdFactory: (_controller, method) => method,
+  });
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...responseComponents() },
+  };
+  applySecurity(document, apiToken);
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
 }

@@ -47,7 +47,10 @@ export const REQUEST_BODIES = {
   deletions: DeletionBody,
 } as const;
 
-/** A query-string integer: decimal digits (a leading minus where `min` is negative). */
+/**
+ * A query-string integer: decimal digits (a leading minus where `min` is negative). The output
+ * side is an integer, which is how the OpenAPI document describes the parameter.
+ */
 const intParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
@@ -56,6 +59,7 @@ const intParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     .pipe(
       z
         .number()
+        .int({ message: 'must be an integer' })
         .min(min, { message: `must be ${min} or more` })
         .max(max, { message: `must be at most ${max}` }),
     );
