@@ -1,5 +1,13 @@
 /** Boots the memledger application: `npm start` (see README "The application"). */
 import { httpConfigFromEnv, startServer } from './http/index.js';
 
-const server = await startServer(httpConfigFromEnv());
-console.log(`memledger listening on ${server.url} (store: ${server.memledger.description})`);
+try {
+  const server = await startServer(httpConfigFromEnv());
+  console.log(`memledger listening on ${server.url} (store: ${server.memledger.description})`);
+} catch (error) {
+  // One line for what a user can fix (a busy port, a bad variable), not a stack trace.
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`memledger: ${typeof code === 'string' ? `[${code}] ` : ''}${message}`);
+  process.exitCode = 1;
+}

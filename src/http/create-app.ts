@@ -52,7 +52,22 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
   const app = await createApp(config);
   // SIGINT/SIGTERM close the app, so open memories close and the store closes.
   app.enableShutdownHooks();
-  await app.listen(resolved.port, resolved.host);
+  await app.init();
+  // Listening on the server itself (not app.listen) so a busy port is one clear error for the
+  // caller to report, not also a stack in Nest's log.
+  const httpServer = app.getHttpServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(resolved.port, resolved.host, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await app.close();
+    throw listenError(error, resolved.host, resolved.port);
+  }
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   return {
@@ -61,4 +76,18 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
     memledger: app.get<Memledger>(MEMLEDGER),
     close: () => app.close(),
   };
+}
+
+/** A port already taken says which port and how to choose another, in one line. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') return error;
+  const why = code === 'EADDRINUSE' ? 'is already in use' : 'needs privileges this user lacks';
+  return Object.assign(
+    new Error(
+      `Port ${port} on ${host} ${why}; set PORT (or memledger serve --port) to another port, or 0 for any free one.`,
+      { cause: error },
+    ),
+    { code },
+  );
 }

@@ -1,7 +1,9 @@
 /** `memledger serve` starts the HTTP app on the store the global options name, and stops on SIGTERM. */
 import { jest } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { buildOnce, runCli, sampleEvents, tempWorkspace, writeJsonl } from './cli-harness.js';
 
 jest.setTimeout(180_000);
@@ -68,5 +70,38 @@ describe('memledger serve', () => {
     const run = await runCli(['serve', '--port', '70000']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("option '--port <port>' argument '70000' is invalid");
+  });
+
+  it('says in one line which port is busy and how to choose another, for serve and npm start', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const serve = await runCli(['--db', workspace.db, 'serve', '--port', String(port)]);
+      expect(serve.code).toBe(1);
+      expect(serve.stderr.trim().split('\n')).toEqual([
+        `error [EADDRINUSE]: Port ${port} on 127.0.0.1 is already in use; set PORT (or memledger serve --port) to another port, or 0 for any free one.`,
+      ]);
+      // npm start runs dist/main.js with the environment's PORT.
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: String(port),
+        MEMLEDGER_DB: workspace.db,
+      };
+      delete env.EVENTSTORE_URL;
+      const start = await promisify(execFile)(process.execPath, [join(root, 'dist', 'main.js')], {
+        cwd: root,
+        env,
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(start.code).toBe(1);
+      expect(start.stderr.trim().split('\n')).toEqual([
+        `memledger: [EADDRINUSE] Port ${port} on 127.0.0.1 is already in use; set PORT (or memledger serve --port) to another port, or 0 for any free one.`,
+      ]);
+    } finally {
+      busy.close();
+    }
   });
 });
