@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { MemoryError } from '../core/index.js';
 import type { EventLog, MemoryStore } from '../store/event-log.port.js';
-import { openStore, type StoreConfig } from '../store/open-store.js';
+import { eventStoreDbConfig, openStore, type StoreConfig } from '../store/open-store.js';
 import { openMemledger, type MemoryHandle } from '../memory/index.js';
 
 /** The global options every command sees (see `memledger --help`). */
@@ -37,12 +37,8 @@ export function storeConfigOf(command: Command): StoreConfig {
   const url = eventstore?.trim();
   const dbTyped = command.getOptionValueSourceWithGlobals('db') === 'cli';
   const urlTyped = command.getOptionValueSourceWithGlobals('eventstore') === 'cli';
-  if (url && (urlTyped || !dbTyped)) {
-    // The id index file beside the application's (MEMLEDGER_ESDB_INDEX), so a command reads
-    // only what is new in each stream.
-    const idIndex = process.env.MEMLEDGER_ESDB_INDEX?.trim() || './data/eventstoredb-index.db';
-    return { kind: 'eventstoredb', connectionString: url, idIndex };
-  }
+  // The same id index file and limits as the application, so a command reads only what is new.
+  if (url && (urlTyped || !dbTyped)) return eventStoreDbConfig(url);
   return { kind: 'sqlite', path: db };
 }
 

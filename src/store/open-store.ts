@@ -2,6 +2,7 @@
  * Opens the store a configuration names. The EventStoreDB adapter is loaded only when asked
  * for, so the embedded default never loads gRPC.
  */
+import { MemoryError } from '../core/index.js';
 import type { MemoryStore } from './event-log.port.js';
 import { openInMemoryStore } from './in-memory/in-memory.event-log.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite.event-log.js';
@@ -15,6 +16,10 @@ export type StoreConfig =
       readonly connectionString: string;
       /** The id index file (`EventStoreDbStoreExtra.idIndex`). @defaultValue ':memory:' */
       readonly idIndex?: string;
+      /** The server's maximum append size (`EventStoreDbStoreExtra`). @defaultValue 1 MiB */
+      readonly maxAppendBytes?: number;
+      /** The deadline of each append. @defaultValue 10000 */
+      readonly deadlineMs?: number;
     }
   | { readonly kind: 'existing'; readonly store: MemoryStore };
 
@@ -29,10 +34,8 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
       return config.store;
     case 'eventstoredb': {
       const { openEventStoreDbStore } = await import('./eventstoredb/eventstoredb.event-log.js');
-      return openEventStoreDbStore(
-        { connectionString: config.connectionString },
-        config.idIndex === undefined ? {} : { idIndex: config.idIndex },
-      );
+      const { connectionString, kind: _kind, ...extra } = config;
+      return openEventStoreDbStore({ connectionString }, extra);
     }
   }
 }
@@ -44,9 +47,39 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
  */
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const url = env.EVENTSTORE_URL?.trim();
-  if (url) {
-    const idIndex = env.MEMLEDGER_ESDB_INDEX?.trim() || './data/eventstoredb-index.db';
-    return { kind: 'eventstoredb', connectionString: url, idIndex };
-  }
+  if (url) return eventStoreDbConfig(url, env);
   return { kind: 'sqlite', path: env.MEMLEDGER_DB?.trim() || './data/memledger.db' };
+}
+
+/**
+ * EventStoreDB/KurrentDB at `connectionString`, with the environment's `MEMLEDGER_ESDB_INDEX`
+ * (default `./data/eventstoredb-index.db`), `MEMLEDGER_ESDB_MAX_APPEND_BYTES` (the server's
+ * `MaxAppendSize`, default 1 MiB) and `MEMLEDGER_ESDB_DEADLINE_MS` (default 10000).
+ */
+export function eventStoreDbConfig(
+  connectionString: string,
+  env: NodeJS.ProcessEnv = process.env,
+): StoreConfig {
+  const maxAppendBytes = positiveInteger(env, 'MEMLEDGER_ESDB_MAX_APPEND_BYTES');
+  const deadlineMs = positiveInteger(env, 'MEMLEDGER_ESDB_DEADLINE_MS');
+  return {
+    kind: 'eventstoredb',
+    connectionString,
+    idIndex: env.MEMLEDGER_ESDB_INDEX?.trim() || './data/eventstoredb-index.db',
+    ...(maxAppendBytes === undefined ? {} : { maxAppendBytes }),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  if (!/^[1-9]\d{0,14}$/.test(text)) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid ${name} ${JSON.stringify(text)}: must be a positive integer.`,
+      { issues: [{ path: name, message: 'must be a positive integer' }] },
+    );
+  }
+  return Number(text);
 }

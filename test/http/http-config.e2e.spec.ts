@@ -27,6 +27,23 @@ describe('application configuration from the environment', () => {
       memory: { readModels: '/var/rm.db' },
     });
     expect(() => httpConfigFromEnv({ PORT: 'eighty' })).toThrow(/Invalid PORT "eighty"/);
+    expect(
+      httpConfigFromEnv({
+        EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false',
+        MEMLEDGER_ESDB_INDEX: '/var/esdb-index.db',
+        MEMLEDGER_ESDB_MAX_APPEND_BYTES: '524288',
+        MEMLEDGER_ESDB_DEADLINE_MS: '2000',
+      }).store,
+    ).toEqual({
+      kind: 'eventstoredb',
+      connectionString: 'esdb://127.0.0.1:2113?tls=false',
+      idIndex: '/var/esdb-index.db',
+      maxAppendBytes: 524_288,
+      deadlineMs: 2000,
+    });
+    expect(() =>
+      httpConfigFromEnv({ EVENTSTORE_URL: 'esdb://x:2113', MEMLEDGER_ESDB_DEADLINE_MS: '2s' }),
+    ).toThrow(/Invalid MEMLEDGER_ESDB_DEADLINE_MS "2s": must be a positive integer/);
   });
 
   it('restarts on the same SQLite file with identical state, the read models already at the head', async () => {
