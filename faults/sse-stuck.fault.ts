@@ -11,6 +11,7 @@ import {
   postJson,
   rssOf,
   sleep,
+  stderrOf,
   startServerChild,
   stopServerChild,
   tempDir,
@@ -50,13 +51,18 @@ export async function stuckSseClients(clients: number, durationMs: number): Prom
     let peak = baseline;
     const samples: number[] = [];
     const deadline = Date.now() + durationMs;
+    let died = '';
+    server.child.once('exit', (code, signal) => {
+      died = `server exited (code ${String(code)}, signal ${String(signal)}): ${stderrOf(server.child).slice(-600)}`;
+    });
     const sampler = setInterval(() => {
+      if (died !== '') return;
       const rss = rssOf(server.pid);
       samples.push(rss);
       peak = Math.max(peak, rss);
     }, 250);
     const writer = async () => {
-      while (Date.now() < deadline) {
+      while (Date.now() < deadline && died === '') {
         try {
           const { status } = await postJson(`${base}/messages`, { speaker: 'w', content });
           if (status === 201) appended += 1;
@@ -68,14 +74,14 @@ export async function stuckSseClients(clients: number, durationMs: number): Prom
     };
     await Promise.all([writer(), writer(), writer(), writer()]);
     clearInterval(sampler);
-    peak = Math.max(peak, rssOf(server.pid));
+    if (died === '') peak = Math.max(peak, rssOf(server.pid));
     const growth = (peak - baseline) / MIB;
     return {
       name: 'sse-stuck',
       size: `${clients} clients, ${durationMs / 1000} s`,
       target: 'server RSS grows <= 50 MiB',
-      passed: growth <= 50 && failedAppends === 0,
-      summary: `RSS ${(baseline / MIB).toFixed(1)} -> peak ${(peak / MIB).toFixed(1)} MiB (+${growth.toFixed(1)} MiB) over ${appended} appends of 2 KB, ${failedAppends} failed, ${closedByServer} streams ended by the server`,
+      passed: growth <= 50 && failedAppends === 0 && died === '',
+      summary: `${died === '' ? '' : `${died.split('\n')[0]}; `}RSS ${(baseline / MIB).toFixed(1)} -> peak ${(peak / MIB).toFixed(1)} MiB (+${growth.toFixed(1)} MiB) over ${appended} appends of 2 KB, ${failedAppends} failed`,
       figures: {
         clients,
         seconds: durationMs / 1000,
@@ -84,8 +90,9 @@ export async function stuckSseClients(clients: number, durationMs: number): Prom
         growthMiB: growth,
         appended,
         failedAppends,
-        streamsEndedByServer: closedByServer,
+        socketsClosed: closedByServer,
         samples: samples.length,
+        serverDied: died,
       },
     };
   } finally {

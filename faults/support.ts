@@ -137,9 +137,14 @@ export async function stopServerChild(server: ServerChild): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The resident set size of a process in bytes (Linux /proc). */
+/** The resident set size of a process in bytes (Linux /proc); 0 once it is gone. */
 export function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0;
+  }
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return Number(kb ?? 0) * 1024;
 }

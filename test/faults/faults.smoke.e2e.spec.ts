@@ -65,6 +65,7 @@ describe('fault suite (quick)', () => {
     const f = figures('sse-stuck');
     expect(f.appended).toBeGreaterThan(0);
     expect(f.failedAppends).toBe(0);
+    expect(f.serverDied).toBe('');
   });
 
   it('shared-file: two servers on one file keep every invariant and every recall succeeds', () => {
