@@ -35,6 +35,7 @@ export async function sharedFile(durationMs: number, seed = 5): Promise<FaultRes
   const acknowledged = new Set<string>();
   let recalls = 0;
   let failedRecalls = 0;
+  let recallConflicts = 0;
   let mismatchedRecalls = 0;
   let failedWrites = 0;
   const failures: string[] = [];
@@ -57,6 +58,8 @@ export async function sharedFile(durationMs: number, seed = 5): Promise<FaultRes
         const items = (answer.items ?? []).map((item) => item.id).join();
         if (status !== 201) {
           failedRecalls += 1;
+          // 409 APPEND_CONFLICT: the recall gave up racing the other server; it wrote nothing.
+          if ((json as { code?: unknown }).code === 'APPEND_CONFLICT') recallConflicts += 1;
           if (failures.length < 5)
             failures.push(`recall ${status} ${JSON.stringify(json).slice(0, 200)}`);
         } else if (items !== (answer.recall?.recalled ?? []).join()) mismatchedRecalls += 1;
@@ -112,11 +115,12 @@ export async function sharedFile(durationMs: number, seed = 5): Promise<FaultRes
       size: `2 servers, 4 clients, ${durationMs / 1000} s`,
       target: '0 failed recalls, 0 invariant violations',
       passed,
-      summary: `${recalls} recalls, ${failedRecalls} failed, ${mismatchedRecalls} mismatched; ${acknowledged.size} writes, ${failedWrites} failed, ${check.lost} lost, ${check.duplicates} duplicates; memledger verify: ${cli.output.split('\n')[0] ?? ''}`,
+      summary: `${recalls} recalls, ${failedRecalls} failed (${recallConflicts} APPEND_CONFLICT), ${mismatchedRecalls} mismatched; ${acknowledged.size} writes, ${failedWrites} failed, ${check.lost} lost, ${check.duplicates} duplicates; memledger verify: ${cli.output.split('\n')[0] ?? ''}`,
       figures: {
         seconds: durationMs / 1000,
         recalls,
         failedRecalls,
+        recallConflicts,
         mismatchedRecalls,
         writes: acknowledged.size,
         failedWrites,
