@@ -7,6 +7,7 @@ import type { LogLevel } from '@nestjs/common';
 import { MemoryError } from '../core/index.js';
 import type { MemoryModuleOptions } from '../nest.js';
 import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
+import { HEARTBEAT_MS } from './sse-session.js';
 
 /** The largest request body accepted, in bytes (5 MiB). Larger bodies answer 413. */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
@@ -64,6 +65,12 @@ export interface HttpConfig {
    * @defaultValue 4 MiB
    */
   readonly sseBufferBytes?: number;
+  /**
+   * How often an idle event stream sends a comment (so proxies keep it open), and how long a
+   * stream that was ended may wait for a client that does not read before its socket is cut.
+   * @defaultValue 15000
+   */
+  readonly sseHeartbeatMs?: number;
 }
 
 /** {@link HttpConfig} with every default applied. */
@@ -80,6 +87,7 @@ export interface ResolvedHttpConfig {
   readonly requestTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly sseBufferBytes: number;
+  readonly sseHeartbeatMs: number;
 }
 
 /** DI token of the {@link ResolvedHttpConfig}. */
@@ -103,6 +111,7 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
     requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     sseBufferBytes: config.sseBufferBytes ?? DEFAULT_SSE_BUFFER_BYTES,
+    sseHeartbeatMs: config.sseHeartbeatMs ?? HEARTBEAT_MS,
   };
 }
 

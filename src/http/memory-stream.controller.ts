@@ -95,7 +95,7 @@ export class MemoryStreamController {
         failure: (error) => `event: failure\ndata: ${JSON.stringify(publicError(error).body)}\n\n`,
       },
       fromSeq,
-      this.config.sseBufferBytes,
+      { maxBufferedBytes: this.config.sseBufferBytes, heartbeatMs: this.config.sseHeartbeatMs },
     );
   }
 

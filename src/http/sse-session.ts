@@ -45,27 +45,53 @@ export function drained(response: Response): Promise<void> {
   });
 }
 
+/** Limits of one event stream. */
+export interface StreamLimits {
+  /** Bytes that may wait for the client before the stream ends with {@link RECONNECT_COMMENT}. */
+  readonly maxBufferedBytes: number;
+  /**
+   * How often an idle stream sends a comment; also how long an ended stream's last bytes may
+   * wait for a client that does not read before its socket is cut (freeing what it held).
+   * @defaultValue {@link HEARTBEAT_MS}
+   */
+  readonly heartbeatMs?: number;
+}
+
 /**
  * Streams `source` from `fromSeq` on an open `response` (headers sent) until the client leaves,
- * the store fails, or more than `maxBufferedBytes` wait for the client.
+ * the store fails, or more than `limits.maxBufferedBytes` wait for the client.
  */
 export async function runEventStream(
   response: Response,
   source: StreamSource,
   fromSeq: number,
-  maxBufferedBytes: number,
+  limits: StreamLimits,
 ): Promise<void> {
+  const heartbeatMs = limits.heartbeatMs ?? HEARTBEAT_MS;
   let closed = false;
-  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    // Never after the end: writing to an ended response is an 'error' event.
+    if (!response.writableEnded) response.write(': keep-alive\n\n');
+  }, heartbeatMs);
   const stops: (() => void)[] = [() => clearInterval(heartbeat)];
+  const stopAll = () => {
+    for (const stop of stops.splice(0)) stop();
+  };
   response.on('close', () => {
     closed = true;
-    for (const stop of stops.splice(0)) stop();
+    stopAll();
   });
-  const fail = (error: unknown) => {
-    if (closed) return;
-    response.end(source.failure(error));
+  // A socket error (the client vanished) ends the stream; it must not become an uncaught error.
+  response.on('error', stopAll);
+  /** Ends the stream with `last`; a client that does not take it in time loses its socket. */
+  const finish = (last?: string) => {
+    if (closed || response.writableEnded) return;
+    stopAll();
+    response.end(last);
+    const cut = setTimeout(() => response.destroy(), heartbeatMs);
+    response.once('close', () => clearTimeout(cut));
   };
+  const fail = (error: unknown) => finish(source.failure(error));
   let cursor = fromSeq;
   try {
     for (;;) {
@@ -85,15 +111,16 @@ export async function runEventStream(
   if (closed) return;
   const subscription = source.live(cursor).subscribe({
     next: (event) => {
-      if (response.writableLength > maxBufferedBytes) {
-        subscription.unsubscribe();
-        response.end(RECONNECT_COMMENT);
+      if (response.writableEnded) return;
+      if (response.writableLength > limits.maxBufferedBytes) {
+        finish(RECONNECT_COMMENT);
         return;
       }
       response.write(frame(event));
     },
     error: fail,
-    complete: () => response.end(),
+    complete: () => finish(),
   });
   stops.push(() => subscription.unsubscribe());
+  if (closed || response.writableEnded) stopAll();
 }
