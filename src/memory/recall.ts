@@ -38,7 +38,7 @@ export async function auditableRecall(
     );
   }
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
-    // Catching up reads the log directly, so a recall that lost a race retries at once.
+    // Catching up reads the log directly (no waiting for a poll) before each attempt.
     const head = await models.catchUp();
     const r = head < 0 ? null : head;
     const { db, mem } = models;
@@ -70,6 +70,9 @@ export async function auditableRecall(
       return { recall: stored as Sequenced<Recall>, items };
     } catch (error) {
       if (!isMemoryError(error, 'EXPECTED_SEQ_MISMATCH')) throw error;
+      // Another writer moved the log first. The first retry is immediate; later ones wait a
+      // random, growing pause, so two processes writing one file at full speed stop colliding.
+      if (attempt > 0) await pause(Math.random() * Math.min(2 ** attempt, 64));
     }
   }
   throw new MemoryError(
@@ -79,4 +82,9 @@ export async function auditableRecall(
       details: { memoryId: log.memoryId, attempts: settings.recallRetries + 1 },
     },
   );
+}
+
+/** Waits `ms` milliseconds. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
