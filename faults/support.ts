@@ -228,14 +228,5 @@ export async function postJson(
 export const between = (random: () => number, min: number, max: number) =>
   min + Math.floor(random() * (max - min + 1));
 
-/** A seeded PRNG (mulberry32): numbers in [0, 1), the same sequence for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benches' seeded PRNG (mulberry32), so both suites draw the same way. */
+export { seededRandom } from '../bench/support.js';

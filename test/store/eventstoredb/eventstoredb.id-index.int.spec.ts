@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { EventStoreDBClient, jsonEvent } from '@eventstore/db-client';
-import { replay, type MemoryEvent } from '../../../src/core/index.js';
+import type { MemoryEvent } from '../../../src/core/index.js';
 import { encodeEvent } from '../../../src/store/codec.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import { openEventStoreDbStore } from '../../../src/store/eventstoredb/eventstoredb.event-log.js';
+import { raceDeletionsAgainstRecalls } from './racing-instances.js';
 import { readAll, rejectionOf } from '../../support/collect.js';
 import { startEsdbTestServer, type EsdbTestServer } from '../../support/esdb-test-server/index.js';
 import { deletionOf, doc, message, recallOf } from '../../support/events.js';
@@ -152,22 +153,11 @@ describe('EventStoreDB id index file', () => {
   });
 
   it('keeps invariant 8, a gapless seq and every deletion when three instances share one index file', async () => {
-    const [a, b, c] = [open().log(), open().log(), open().log()];
-    const items = Array.from({ length: 15 }, (_, i) => (i % 3 ? message(`m${i}`) : doc(`d${i}`)));
-    await a.append(items);
-    const logs = [a, b, c];
-    await Promise.all(
-      items.flatMap((item, i) => [
-        logs[i % 3]!.append([recallOf([item.id])]).catch(() => undefined),
-        logs[(i + 1) % 3]!.append([deletionOf([item.id])]).catch(() => undefined),
-        logs[(i + 2) % 3]!.append([recallOf(items.map((x) => x.id))]).catch(() => undefined),
-      ]),
-    );
-
-    const events = await readAll(c);
-    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-    const state = replay(events); // throws LOG_INVARIANT_VIOLATED on a recall of deleted content
-    expect(Object.keys(state.deleted)).toHaveLength(items.length);
+    const { items, state } = await raceDeletionsAgainstRecalls([
+      open().log(),
+      open().log(),
+      open().log(),
+    ]);
     // A fourth instance decides on the shared file as the three left it.
     const fourth = open().log();
     for (const item of items) {

@@ -8,13 +8,14 @@ import {
   type AppendResult,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { replay, type MemoryEvent, type Sequenced } from '../../../src/core/index.js';
+import type { MemoryEvent, Sequenced } from '../../../src/core/index.js';
 import { encodeEvent } from '../../../src/store/codec.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import {
   openEventStoreDbStore,
   type EventStoreDbStoreExtra,
 } from '../../../src/store/eventstoredb/eventstoredb.event-log.js';
+import { raceDeletionsAgainstRecalls } from './racing-instances.js';
 import { readAll, rejectionOf, take } from '../../support/collect.js';
 import { startEsdbTestServer, type EsdbTestServer } from '../../support/esdb-test-server/index.js';
 import { deletionOf, doc, message, recallOf } from '../../support/events.js';
@@ -136,22 +137,11 @@ describe('EventStoreDB store: subscriptions across a dropped node', () => {
 
 describe('EventStoreDB store: racing instances', () => {
   it('keeps invariant 8 and a gapless seq when three instances race deletions against recalls', async () => {
-    const [a, b, c] = [open().log(), open().log(), open().log()];
-    const items = Array.from({ length: 15 }, (_, i) => (i % 3 ? message(`m${i}`) : doc(`d${i}`)));
-    await a.append(items);
-    const logs = [a, b, c];
-    await Promise.all(
-      items.flatMap((item, i) => [
-        logs[i % 3]!.append([recallOf([item.id])]).catch(() => undefined),
-        logs[(i + 1) % 3]!.append([deletionOf([item.id])]).catch(() => undefined),
-        logs[(i + 2) % 3]!.append([recallOf(items.map((x) => x.id))]).catch(() => undefined),
-      ]),
-    );
-
-    const events = await readAll(c);
-    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-    const state = replay(events); // throws LOG_INVARIANT_VIOLATED on a recall of deleted content
-    expect(Object.keys(state.deleted)).toHaveLength(items.length);
+    const { events, state } = await raceDeletionsAgainstRecalls([
+      open().log(),
+      open().log(),
+      open().log(),
+    ]);
     for (const recall of events.filter((e) => e.kind === 'recall')) {
       for (const id of recall.recalled) {
         const deletion = state.deleted[id];
