@@ -81,7 +81,8 @@ export function decodeEvent(type: string, data: unknown, seq: number, where: str
 
 /**
  * Decodes JSON a memledger store wrote itself from a validated event (a read-model copy), without
- * validating it again; an unknown type is still refused. Logs, imports and `verify` use
+ * validating it again; an unknown type is still refused. `columns` are fields a store keeps
+ * beside the JSON (the payload's own fields win). Logs, imports and `verify` use
  * {@link decodeJsonEvent}.
  */
 export function decodeTrustedJson(
@@ -89,10 +90,11 @@ export function decodeTrustedJson(
   json: string,
   seq: number,
   where: string,
+  columns: Readonly<Record<string, unknown>> = {},
 ): Sequenced {
   const kind = kindOfType(type, seq, where);
   const data = JSON.parse(json) as object;
-  return markValidated(deepFreeze({ kind, ...data, seq } as Sequenced));
+  return markValidated(deepFreeze({ kind, ...columns, ...data, seq } as Sequenced));
 }
 
 /** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`. */

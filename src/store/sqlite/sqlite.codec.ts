@@ -4,15 +4,8 @@
  * columns are not repeated in it). Decoding puts the columns back and validates through the
  * shared codec, so it rebuilds exactly the event that was appended.
  */
-import {
-  deepFreeze,
-  EVENT_TYPES,
-  markValidated,
-  MemoryError,
-  type MemoryEvent,
-  type Sequenced,
-} from '../../core/index.js';
-import { decodeEvent, kindOfType, type EventType } from '../codec.js';
+import { EVENT_TYPES, MemoryError, type MemoryEvent, type Sequenced } from '../../core/index.js';
+import { decodeEvent, decodeTrustedJson, kindOfType, type EventType } from '../codec.js';
 
 /**
  * The code of each wire type in `event_log.type`. Codes are part of the file format: never
@@ -97,11 +90,7 @@ export interface StoredRow {
  * each row. An unknown type is still refused.
  */
 export function decodeTrustedRow(row: StoredRow, type: string, where: string): Sequenced {
-  const kind = kindOfType(type, row.seq, where);
-  const data = JSON.parse(row.payload) as object;
-  return markValidated(
-    deepFreeze({ kind, id: idOfKey(row.id), ...data, seq: row.seq } as Sequenced),
-  );
+  return decodeTrustedJson(type, row.payload, row.seq, where, { id: idOfKey(row.id) });
 }
 
 /**
