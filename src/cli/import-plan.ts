@@ -36,6 +36,11 @@ const PATH_OF_CODE: Readonly<Record<string, string>> = {
   RECALL_TARGET_UNKNOWN: 'recalled',
   RECALL_TARGET_NOT_CONTENT: 'recalled',
   RECALL_TARGET_DELETED: 'recalled',
+  ERASURE_TARGET_UNKNOWN: 'targets',
+  ERASURE_TARGET_NOT_CONTENT: 'targets',
+  ERASURE_TARGET_NOT_DELETED: 'targets',
+  ALREADY_ERASED: 'targets',
+  ERASURE_UNAVAILABLE: 'targets',
 };
 
 /** What the log holds about the ids the file names (one pass over the log). */

@@ -20,6 +20,12 @@ export const MEMORY_ERROR_CODES = [
   'RECALL_TARGET_UNKNOWN',
   'RECALL_TARGET_NOT_CONTENT',
   'RECALL_TARGET_DELETED',
+  'ERASURE_TARGET_UNKNOWN',
+  'ERASURE_TARGET_NOT_CONTENT',
+  'ERASURE_TARGET_NOT_DELETED',
+  'ALREADY_ERASED',
+  // erasure needs content stored encrypted (a key store); this log or item has none
+  'ERASURE_UNAVAILABLE',
   // concurrency: the log moved; read again and retry
   'EXPECTED_SEQ_MISMATCH',
   'APPEND_CONFLICT',
@@ -29,6 +35,12 @@ export const MEMORY_ERROR_CODES = [
   'REPLAY_ORDER',
   'LOG_INVARIANT_VIOLATED',
   'EVENT_DECODE_FAILED',
+  // a stored event written by a newer memledger (a kind or schema version this code cannot read)
+  'EVENT_VERSION_UNSUPPORTED',
+  // the key store: wrong master key, missing file, or a sealed item whose key is gone unerased
+  'KEY_STORE_LOCKED',
+  'KEY_STORE_MISSING',
+  'KEY_MISSING',
   // infrastructure
   'STORE_UNAVAILABLE',
   'STORE_CLOSED',
