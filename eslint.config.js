@@ -11,8 +11,16 @@ const layer = (files, patterns) => ({
 
 const frameworkAndIo = [
   {
-    group: ['@nestjs/*', 'better-sqlite3', '@eventstore/*', 'node:*', 'rxjs', 'express'],
-    message: 'src/core is pure: no framework, database or node:* imports.',
+    group: [
+      '@nestjs/*',
+      'better-sqlite3',
+      '@eventstore/*',
+      'node:*',
+      'rxjs',
+      'express',
+      '@opentelemetry/*',
+    ],
+    message: 'src/core is pure: no framework, database, telemetry or node:* imports.',
   },
 ];
 const upperLayers = (...names) =>
@@ -87,13 +95,25 @@ export default tseslint.config(
     ['src/core/**/*.ts'],
     [
       ...frameworkAndIo,
-      ...upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+      ...upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
     ],
   ),
   layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
+  // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
+  // and their wiring belong to the application (src/http), never to what a library user imports.
+  layer(
+    ['src/telemetry/**/*.ts'],
+    [
+      ...upperLayers('nest', 'mcp', 'http', 'cli'),
+      {
+        group: ['@opentelemetry/*', '!@opentelemetry/api'],
+        message: 'The library depends on @opentelemetry/api only; the SDK is wired in src/http.',
+      },
+    ],
+  ),
   // src/mcp sits beside src/http: on memory, core and store; only cli and http import it.
   layer(['src/mcp/**/*.ts'], upperLayers('nest', 'http', 'cli')),
   prettier,

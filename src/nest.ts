@@ -12,7 +12,7 @@ export {
   type MemoryModuleOptions,
   type MemoryRetentionOptions,
 } from './nest/memory.module-definition.js';
-export { MEMLEDGER } from './nest/memory.tokens.js';
+export { MEMLEDGER, MEMORY_STORE } from './nest/memory.tokens.js';
 export { MemoryEvents } from './nest/memory-events.service.js';
 export { MemoryHandles } from './nest/memory-handles.js';
 export { MemoryEventApplied } from './nest/events/memory-event-applied.event.js';

@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_MEMORY_ID } from '../core/index.js';
 import type { Memledger } from '../memory/index.js';
+import { traceMemledger } from '../telemetry/index.js';
 import { registerReadTools } from './memory-read.tools.js';
 import { registerWriteTools } from './memory-write.tools.js';
+import { traceToolCalls } from './traced-tools.js';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -43,8 +45,12 @@ export function createMcpServer(memledger: Memledger, options: McpServerOptions 
     { name: 'memledger', title: 'memledger', version },
     { instructions: MCP_INSTRUCTIONS },
   );
+  // Tool calls and the memory operations under them are traced (no-ops without an SDK); a
+  // memledger traced already (the application's) is used as it is.
+  const traced = traceMemledger(memledger);
   const memoryOf = (memoryId: string | undefined) =>
-    memledger.memory(memoryId ?? options.memoryId ?? DEFAULT_MEMORY_ID);
+    traced.memory(memoryId ?? options.memoryId ?? DEFAULT_MEMORY_ID);
+  traceToolCalls(server);
   registerWriteTools(server, memoryOf);
   registerReadTools(server, memoryOf);
   return server;

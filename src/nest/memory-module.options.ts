@@ -1,6 +1,7 @@
 import type { EventDefaults } from '../core/index.js';
 import type { Retriever } from '../memory/index.js';
 import type { StoreConfig } from '../store/open-store.js';
+import type { MemoryTelemetryOptions } from '../telemetry/index.js';
 
 /** Options of the opt-in retention sweeper. */
 export interface MemoryRetentionOptions {
@@ -41,4 +42,10 @@ export interface MemoryModuleOptions {
   readonly retention?: MemoryRetentionOptions;
   /** Clock and id generator of new events. @defaultValue wall clock, UUID v7 */
   readonly defaults?: EventDefaults;
+  /**
+   * OpenTelemetry options: spans and metrics are always emitted through `@opentelemetry/api`
+   * (no-ops without an SDK); `captureQueries` also puts recall queries on spans.
+   * @defaultValue `{ captureQueries: false }`
+   */
+  readonly telemetry?: MemoryTelemetryOptions;
 }

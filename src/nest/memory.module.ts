@@ -7,13 +7,13 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { Memledger } from '../memory/index.js';
 import { MEMORY_COMMAND_HANDLERS } from './commands/index.js';
-import { memledgerProvider } from './memledger.provider.js';
+import { memledgerProvider, memoryStoreProvider } from './memledger.provider.js';
 import { MemoryEventBusBridge } from './memory-event-bus.bridge.js';
 import { MemoryEvents } from './memory-events.service.js';
 import { MemoryHandles } from './memory-handles.js';
 import { MemoryRetention } from './memory-retention.js';
 import { ConfigurableModuleClass } from './memory.module-definition.js';
-import { MEMLEDGER } from './memory.tokens.js';
+import { MEMLEDGER, MEMORY_STORE } from './memory.tokens.js';
 import { MEMORY_QUERY_HANDLERS } from './queries/index.js';
 
 /**
@@ -24,6 +24,7 @@ import { MEMORY_QUERY_HANDLERS } from './queries/index.js';
 @Module({
   imports: [CqrsModule.forRoot()],
   providers: [
+    memoryStoreProvider,
     memledgerProvider,
     MemoryHandles,
     MemoryEvents,
@@ -32,7 +33,7 @@ import { MEMORY_QUERY_HANDLERS } from './queries/index.js';
     ...MEMORY_COMMAND_HANDLERS,
     ...MEMORY_QUERY_HANDLERS,
   ],
-  exports: [MEMLEDGER, MemoryEvents, MemoryHandles],
+  exports: [MEMLEDGER, MEMORY_STORE, MemoryEvents, MemoryHandles],
 })
 export class MemoryModule extends ConfigurableModuleClass implements OnApplicationShutdown {
   private closing: Promise<void> | undefined;

@@ -1,0 +1,18 @@
+/**
+ * memledger's OpenTelemetry instrumentation, on `@opentelemetry/api` only: spans and metrics are
+ * no-ops until an application registers an SDK. See README "Operating memledger".
+ */
+export { memledgerInstruments, type MemledgerInstruments } from './instruments.js';
+export { type MemoryTelemetryOptions } from './memory-operations.js';
+export {
+  GenAiAttr,
+  MemledgerAttr,
+  MemoryOperation,
+  MetricName,
+  SCOPE,
+  SpanName,
+} from './semconv.js';
+export { traceMemledger, untraced } from './traced-memledger.js';
+export { readModelLag, type ReadModelLag } from './read-model-lag.js';
+export { storeKindOf, traceStore } from './traced-store.js';
+export { errorCodeOf, markFailed, memledgerTracer, traced } from './tracing.js';

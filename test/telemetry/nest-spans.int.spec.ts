@@ -1,0 +1,165 @@
+/**
+ * Spans of the Nest bounded context, with the real OpenTelemetry SDK (in-memory exporter): a
+ * Recall command sent while an agent's model-call span is active gives a `search_memory` span
+ * under it, carrying the Recall's seq and ids; a Deletion gives a `delete_memory` span carrying
+ * its targets; the store append nests under each; no content and (by default) no query text.
+ */
+import { SpanKind, trace } from '@opentelemetry/api';
+import { CommandBus } from '@nestjs/cqrs';
+import { Test, type TestingModule } from '@nestjs/testing';
+import {
+  DeleteContentCommand,
+  MemoryModule,
+  RecallCommand,
+  RecordMessageCommand,
+  type MemoryModuleOptions,
+} from '../../src/nest.js';
+import {
+  allAttributeText,
+  childrenOf,
+  onlySpan,
+  registerTestOtel,
+  type TestOtel,
+} from './otel-sdk.js';
+
+const SECRET_CONTENT = 'The vault combination is 4-8-15-16.';
+const QUERY = 'vault combination';
+
+let otel: TestOtel;
+beforeAll(() => {
+  otel = registerTestOtel();
+});
+afterAll(async () => {
+  await otel.shutdown();
+});
+
+async function bootModule(extra: Partial<MemoryModuleOptions> = {}) {
+  const moduleRef: TestingModule = await Test.createTestingModule({
+    imports: [MemoryModule.forRoot({ store: { kind: 'in-memory' }, ...extra })],
+  }).compile();
+  await moduleRef.init();
+  return { moduleRef, commands: moduleRef.get(CommandBus) };
+}
+
+/** Runs `work` inside an active span, as an agent framework's model call would. */
+function underModelCall<T>(work: () => Promise<T>) {
+  return trace.getTracer('agent').startActiveSpan('chat test-model', async (span) => {
+    try {
+      return { result: await work(), parent: span.spanContext() };
+    } finally {
+      span.end();
+    }
+  });
+}
+
+describe('Nest command spans', () => {
+  let app: Awaited<ReturnType<typeof bootModule>>;
+  beforeEach(async () => {
+    app = await bootModule();
+    otel.reset();
+  });
+  afterEach(async () => {
+    await app.moduleRef.close();
+  });
+
+  it('nests the Recall span under the caller span with the Recall seq, id and recalled ids', async () => {
+    const message = await app.commands.execute(
+      new RecordMessageCommand(undefined, { speaker: 'user', content: SECRET_CONTENT }),
+    );
+    otel.reset();
+
+    const { result, parent } = await underModelCall(() =>
+      app.commands.execute(new RecallCommand(undefined, { query: QUERY })),
+    );
+
+    const spans = otel.spans();
+    const recall = onlySpan(spans, 'search_memory');
+    expect(recall.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(recall.spanContext().traceId).toBe(parent.traceId);
+    expect(recall.kind).toBe(SpanKind.INTERNAL);
+    expect(recall.attributes).toMatchObject({
+      'gen_ai.operation.name': 'search_memory',
+      'gen_ai.memory.store.id': 'default',
+      'gen_ai.memory.record.count': 1,
+      'memledger.operation': 'recall',
+      'memledger.event.kind': 'recall',
+      'memledger.event.seq': result.recall.seq,
+      'memledger.event.id': result.recall.id,
+      'memledger.recall.recalled_ids': [message.id],
+    });
+    const append = childrenOf(spans, recall).find((s) => s.name === 'memledger.store.append');
+    expect(append?.attributes).toMatchObject({
+      'memledger.store': 'in-memory',
+      'memledger.event.seq': result.recall.seq,
+    });
+    expect(recall.attributes['gen_ai.memory.query.text']).toBeUndefined();
+    const text = allAttributeText(spans);
+    expect(text).not.toContain('vault');
+    expect(text).not.toContain('4-8-15-16');
+  });
+
+  it('nests the Deletion span under the caller span with its targets and seq', async () => {
+    const message = await app.commands.execute(
+      new RecordMessageCommand(undefined, { speaker: 'user', content: SECRET_CONTENT }),
+    );
+    otel.reset();
+
+    const { result, parent } = await underModelCall(() =>
+      app.commands.execute(
+        new DeleteContentCommand(undefined, { targets: [message.id], reason: 'user asked' }),
+      ),
+    );
+
+    const spans = otel.spans();
+    const deletion = onlySpan(spans, 'delete_memory');
+    expect(deletion.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(deletion.attributes).toMatchObject({
+      'gen_ai.operation.name': 'delete_memory',
+      'gen_ai.memory.store.id': 'default',
+      'gen_ai.memory.record.id': message.id,
+      'gen_ai.memory.record.count': 1,
+      'memledger.deletion.targets': [message.id],
+      'memledger.event.id': result.id,
+      'memledger.event.seq': result.seq,
+      'memledger.event.kind': 'deletion',
+    });
+    expect(childrenOf(spans, deletion).map((s) => s.name)).toContain('memledger.store.append');
+    expect(allAttributeText(spans)).not.toContain('4-8-15-16');
+  });
+
+  it('marks a refused command with its error code and no message', async () => {
+    const { parent } = await underModelCall(() =>
+      app.commands
+        .execute(
+          new DeleteContentCommand(undefined, {
+            targets: ['0193a5d2-0000-7000-8000-000000000000'],
+            reason: 'unknown id',
+          }),
+        )
+        .catch(() => undefined),
+    );
+
+    const deletion = onlySpan(otel.spans(), 'delete_memory');
+    expect(deletion.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(deletion.attributes['error.type']).toBe('DELETION_TARGET_UNKNOWN');
+    expect(deletion.status).toEqual({ code: 2, message: 'DELETION_TARGET_UNKNOWN' });
+  });
+});
+
+describe('Nest command spans with captureQueries', () => {
+  it('puts the recall query, and still no content, on the span when queries are turned on', async () => {
+    const app = await bootModule({ telemetry: { captureQueries: true } });
+    try {
+      await app.commands.execute(
+        new RecordMessageCommand(undefined, { speaker: 'user', content: SECRET_CONTENT }),
+      );
+      otel.reset();
+      await app.commands.execute(new RecallCommand(undefined, { query: QUERY }));
+      const recall = onlySpan(otel.spans(), 'search_memory');
+      expect(recall.attributes['gen_ai.memory.query.text']).toBe(QUERY);
+      expect(allAttributeText(otel.spans())).not.toContain('4-8-15-16');
+    } finally {
+      await app.moduleRef.close();
+    }
+  });
+});
