@@ -1,0 +1,60 @@
+/**
+ * The key store port: per-item data keys kept apart from the log, so that destroying one key
+ * makes that item's content unrecoverable in every copy of the log (crypto-shredding). It is
+ * the one place in memledger where a delete is allowed, and only by an Erasure.
+ *
+ * An erasure runs in three steps so a crash anywhere is repaired on the next start:
+ * `beginErasure` (intent recorded, keys intact) -> the Erasure is appended to the log ->
+ * `completeErasure` (keys destroyed). On start, each of `pendingErasures()` is completed when
+ * its Erasure is in the log and abandoned when it is not.
+ */
+
+/** The stored state of one item's key: its bytes, or `'erased'` when an Erasure destroyed it. */
+export type ItemKey = Buffer | 'erased';
+
+/** An erasure begun and neither completed nor abandoned (its process stopped in between). */
+export interface PendingErasure {
+  readonly memoryId: string;
+  /** The id of the Erasure event the intent announced. */
+  readonly erasureId: string;
+  readonly targets: readonly string[];
+  /** When the intent was recorded (UTC ISO-8601). */
+  readonly since: string;
+}
+
+/** Per-item data keys of every memory in one key store. Synchronous, like the store decoders. */
+export interface KeyStore {
+  /** Kind and path, for logs (never key material). */
+  readonly description: string;
+  /**
+   * Data keys for these items, created (32 random bytes each) and committed durably before it
+   * returns when missing; existing keys are returned as they are. An item whose key an erasure
+   * destroyed throws `ALREADY_ERASED` naming it. One transaction for the whole batch.
+   */
+  keysFor(memoryId: string, itemIds: readonly string[]): Map<string, Buffer>;
+  /**
+   * The stored state of each item's key: its bytes, `'erased'` (destroyed by an erasure: a
+   * tombstone without key material), or absent from the map (never created: content stored in
+   * plain text).
+   */
+  lookup(memoryId: string, itemIds: readonly string[]): Map<string, ItemKey>;
+  /**
+   * Records an erasure about to be appended (its event id and targets) before any key is
+   * destroyed, durably. Throws `ERASURE_UNAVAILABLE` for a target that has no key (stored in
+   * plain text) and `ALREADY_ERASED` for a target another erasure destroyed; calling it again
+   * with the same id and targets is a no-op.
+   */
+  beginErasure(memoryId: string, erasureId: string, targets: readonly string[]): void;
+  /**
+   * Destroys the targets' keys (rows deleted under secure_delete), writes their tombstones (item
+   * id, erasure id, time; no key material), drops the intent, then checkpoints the WAL with
+   * TRUNCATE so no old page holding a key survives in any file. Idempotent.
+   */
+  completeErasure(memoryId: string, erasureId: string): void;
+  /** Drops an intent whose Erasure never reached the log: the keys stay. Idempotent. */
+  abandonErasure(memoryId: string, erasureId: string): void;
+  /** Intents left by a process that stopped between begin and complete/abandon, oldest first. */
+  pendingErasures(): PendingErasure[];
+  /** Checkpoints and closes; later calls throw `STORE_CLOSED`. Idempotent. */
+  close(): void;
+}

@@ -1,0 +1,307 @@
+/**
+ * The embedded key store: one SQLite file (WAL, `synchronous = FULL`, `secure_delete = ON`,
+ * mode 0600) holding each item's data key wrapped by the master key. Several processes may
+ * share the file; each keeps a small cache of unwrapped keys that it drops whenever another
+ * connection commits.
+ */
+import { randomFillSync } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { MemoryError, MemoryId, parseOrThrow } from '../core/index.js';
+import type { ItemKey, KeyStore, PendingErasure } from './key-store.port.js';
+import { KEY_BYTES, type MasterKey } from './master-key.js';
+import { prepareKeyStoreLayout } from './sqlite-key-store.schema.js';
+import { prepareStatements } from './sqlite-key-store.statements.js';
+import { KeyCache } from './key-cache.js';
+
+/** Options of {@link openSqliteKeyStore}. */
+export interface SqliteKeyStoreOptions {
+  /** Wraps the data keys; must be the key the store was created with. */
+  readonly masterKey: MasterKey;
+  /** Create the file when it is missing (else `KEY_STORE_MISSING`). */
+  readonly create: boolean;
+  /** How long to wait for another process's lock. @defaultValue 5000 */
+  readonly busyTimeoutMs?: number;
+  /** The clock of tombstones and intents. @defaultValue `() => new Date()` */
+  readonly now?: () => Date;
+  /** Unwrapped keys kept in memory (0 turns the cache off). @defaultValue 4096 */
+  readonly cacheSize?: number;
+}
+
+/** Opens (or with `create`, creates) the SQLite key store at `path`. */
+export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions): KeyStore {
+  const { masterKey } = options;
+  const now = options.now ?? (() => new Date());
+  const description = `SQLite key store ${path}`;
+  const db = openDatabase(path, options);
+  const sql = prepareStatements(db);
+  const cache = new KeyCache(options.cacheSize ?? 4096);
+  let closed = false;
+
+  const run = <T>(what: string, work: () => T): T => {
+    if (closed) throw new MemoryError('STORE_CLOSED', `The ${description} is closed (${what}).`);
+    try {
+      return work();
+    } catch (error) {
+      throw translateSqliteError(error, what, path);
+    }
+  };
+  const aadOf = (memoryId: string, itemId: string) => `${memoryId}/${itemId}`;
+  /** The committed state of one key; reads through the cache, which the caller synced. */
+  const stateOf = (memoryId: string, itemId: string): ItemKey | undefined => {
+    const aad = aadOf(memoryId, itemId);
+    const cached = cache.get(aad);
+    if (cached !== undefined) return cached;
+    if (sql.erasedBy.get(memoryId, itemId) !== undefined) return cache.set(aad, 'erased');
+    const wrapped = sql.wrappedKey.get(memoryId, itemId);
+    if (wrapped === undefined) return undefined;
+    try {
+      return cache.set(aad, masterKey.unwrap(wrapped, aad));
+    } catch (error) {
+      throw new MemoryError(
+        'KEY_STORE_LOCKED',
+        `The key of item ${itemId} in memory ${memoryId} at ${path} does not open with the master key ${masterKey.fingerprint}; the row was altered or moved.`,
+        { details: { path, memoryId, itemId }, cause: error },
+      );
+    }
+  };
+  // PRAGMA data_version changes when another connection commits; read inside the transaction.
+  const syncCache = () => cache.sync(sql.dataVersion.get()!);
+
+  const keysForTx = db.transaction((memoryId: string, itemIds: readonly string[]) => {
+    syncCache();
+    const keys = new Map<string, Buffer>();
+    const created: [string, Buffer][] = [];
+    for (const itemId of itemIds) {
+      if (keys.has(itemId)) continue;
+      const state = stateOf(memoryId, itemId);
+      if (state === 'erased') throw alreadyErased(memoryId, itemId, path);
+      if (state !== undefined) {
+        keys.set(itemId, Buffer.from(state));
+        continue;
+      }
+      const key = randomFillSync(Buffer.alloc(KEY_BYTES));
+      sql.insertKey.run(memoryId, itemId, masterKey.wrap(key, aadOf(memoryId, itemId)));
+      created.push([itemId, key]);
+      keys.set(itemId, Buffer.from(key));
+    }
+    return { keys, created };
+  });
+
+  const lookupTx = db.transaction((memoryId: string, itemIds: readonly string[]) => {
+    syncCache();
+    const states = new Map<string, ItemKey>();
+    for (const itemId of itemIds) {
+      const state = stateOf(memoryId, itemId);
+      if (state !== undefined) states.set(itemId, state === 'erased' ? state : Buffer.from(state));
+    }
+    return states;
+  });
+
+  const beginTx = db.transaction(
+    (memoryId: string, erasureId: string, targets: readonly string[]) => {
+      const stored = sql.pendingTargets.get(memoryId, erasureId);
+      const json = JSON.stringify([...new Set(targets)].sort());
+      if (stored !== undefined) {
+        if (stored === json) return;
+        throw new MemoryError(
+          'ID_CONFLICT',
+          `Erasure ${erasureId} was begun in memory ${memoryId} with other targets.`,
+          { details: { memoryId, erasureId } },
+        );
+      }
+      const erasedByThis = targets.filter(
+        (t) => sql.erasedBy.get(memoryId, t) === erasureId,
+      ).length;
+      // Beginning an erasure that already completed (a retry after a crash) is a no-op.
+      if (erasedByThis === targets.length) return;
+      for (const target of targets) {
+        if (sql.erasedBy.get(memoryId, target) !== undefined)
+          throw alreadyErased(memoryId, target, path);
+        if (sql.wrappedKey.get(memoryId, target) === undefined)
+          throw new MemoryError(
+            'ERASURE_UNAVAILABLE',
+            `Item ${target} in memory ${memoryId} has no key in ${path}: it is stored in plain text and cannot be erased.`,
+            { details: { memoryId, itemId: target, path } },
+          );
+      }
+      sql.insertPending.run(memoryId, erasureId, json, now().toISOString());
+    },
+  );
+
+  const completeTx = db.transaction((memoryId: string, erasureId: string) => {
+    const stored = sql.pendingTargets.get(memoryId, erasureId);
+    if (stored === undefined) {
+      if (sql.anyErasedBy.get(memoryId, erasureId) !== undefined) return [];
+      throw new MemoryError(
+        'STORE_FAILED',
+        `Erasure ${erasureId} of memory ${memoryId} was never begun in ${path}; begin it before completing it.`,
+        { details: { memoryId, erasureId, path } },
+      );
+    }
+    const targets = parseTargets(stored);
+    const at = now().toISOString();
+    for (const target of targets) {
+      // secure_delete zeroes the freed cell, so the wrapped key leaves the page too.
+      sql.deleteKey.run(memoryId, target);
+      sql.insertErased.run(memoryId, target, erasureId, at);
+    }
+    sql.deletePending.run(memoryId, erasureId);
+    return targets;
+  });
+
+  return {
+    description,
+    keysFor(memoryId, itemIds) {
+      checkIds(memoryId, itemIds);
+      return run('keysFor', () => {
+        const { keys, created } = keysForTx.immediate(memoryId, itemIds);
+        // Cached only once committed: a batch that threw rolled back the keys it made.
+        for (const [itemId, key] of created) cache.set(aadOf(memoryId, itemId), key);
+        return keys;
+      });
+    },
+    lookup(memoryId, itemIds) {
+      checkIds(memoryId, itemIds);
+      return run('lookup', () => lookupTx.deferred(memoryId, itemIds));
+    },
+    beginErasure(memoryId, erasureId, targets) {
+      checkIds(memoryId, [erasureId, ...targets]);
+      if (targets.length === 0)
+        throw new MemoryError('VALIDATION_FAILED', `Erasure ${erasureId} names no target.`);
+      run('beginErasure', () => beginTx.immediate(memoryId, erasureId, targets));
+    },
+    completeErasure(memoryId, erasureId) {
+      checkIds(memoryId, [erasureId]);
+      run('completeErasure', () => {
+        const targets = completeTx.immediate(memoryId, erasureId);
+        for (const target of targets) cache.set(aadOf(memoryId, target), 'erased');
+        checkpoint(db);
+      });
+    },
+    abandonErasure(memoryId, erasureId) {
+      checkIds(memoryId, [erasureId]);
+      run('abandonErasure', () => sql.deletePending.run(memoryId, erasureId));
+    },
+    pendingErasures() {
+      return run('pendingErasures', () =>
+        sql.allPending.all().map((row): PendingErasure => ({
+          memoryId: row.memory,
+          erasureId: row.erasure_id,
+          targets: parseTargets(row.targets),
+          since: row.since,
+        })),
+      );
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      cache.clear();
+      try {
+        checkpoint(db);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+/** Creates the file 0600 before SQLite does, so the keys are never readable by others. */
+function openDatabase(path: string, options: SqliteKeyStoreOptions): Database.Database {
+  if (!existsSync(path)) {
+    if (!options.create)
+      throw new MemoryError(
+        'KEY_STORE_MISSING',
+        `The key store ${path} does not exist; restore it from a backup (without it, encrypted content cannot be read).`,
+        { details: { path } },
+      );
+    mkdirSync(dirname(path), { recursive: true });
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw translateSqliteError(error, 'create', path);
+    }
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true });
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    db.pragma('secure_delete = ON');
+    db.pragma('synchronous = FULL');
+    prepareKeyStoreLayout(db, path, options.masterKey, options.create);
+    restrictModes(path);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw translateSqliteError(error, 'open', path);
+  }
+}
+
+/** The -wal and -shm files take their mode from the umask on some systems: tighten all three. */
+function restrictModes(path: string): void {
+  if (process.platform === 'win32') return;
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
+ * Copies every WAL frame into the file and truncates the WAL, so no older page (one that still
+ * held a destroyed key) is left in it. A reader in another connection holding an old snapshot
+ * makes it wait up to the busy timeout and then stop short (SQLite reports busy, nothing throws:
+ * the keys are already destroyed in the database); the next erasure or the last close finishes.
+ */
+function checkpoint(db: Database.Database): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+function checkIds(memoryId: string, ids: readonly string[]): void {
+  parseOrThrow(MemoryId, memoryId, `memory id ${JSON.stringify(memoryId)}`, 'INVALID_MEMORY_ID');
+  for (const id of ids)
+    if (typeof id !== 'string' || id.length === 0)
+      throw new MemoryError(
+        'VALIDATION_FAILED',
+        `Item id ${JSON.stringify(id)} must be a non-empty string.`,
+      );
+}
+
+function parseTargets(json: string): string[] {
+  return JSON.parse(json) as string[];
+}
+
+function alreadyErased(memoryId: string, itemId: string, path: string): MemoryError {
+  return new MemoryError(
+    'ALREADY_ERASED',
+    `Item ${itemId} in memory ${memoryId} was erased: its key is destroyed in ${path}.`,
+    { details: { memoryId, itemId } },
+  );
+}
+
+/** Maps better-sqlite3 and file errors to memledger codes; memledger's own errors pass through. */
+function translateSqliteError(error: unknown, what: string, path: string): Error {
+  if (error instanceof MemoryError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_NOTADB')
+    return new MemoryError(
+      'KEY_STORE_LOCKED',
+      `The file ${path} is not a memledger key store (not a SQLite database).`,
+      { details: { path }, cause: error },
+    );
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_CANTOPEN')
+    return new MemoryError(
+      'STORE_UNAVAILABLE',
+      `The key store ${path} is unavailable for ${what} (${String(code)}).`,
+      { details: { path }, cause: error },
+    );
+  return new MemoryError(
+    'STORE_FAILED',
+    `The key store ${path} failed in ${what}: ${(error as Error).message}`,
+    { details: { path }, cause: error },
+  );
+}
