@@ -7,7 +7,7 @@
  *
  *   npm run faults                        full sizes (about 20 minutes on 2 cores)
  *   npm run faults -- --quick             small sizes (a smoke run, about a minute)
- *   npm run faults -- --trials 20         kill -9 trials per target (default 100)
+ *   npm run faults -- --trials 20         kill -9 trials per target (default 100; migrations: 20)
  *   npm run faults -- --only fuzz,load    some tests only (names as in the table)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { esdbRestarts } from './esdb-restart.fault.js';
 import { fuzzRequests } from './fuzz.fault.js';
+import { killDuringMigration } from './kill-migration.fault.js';
 import { killHttpServer, killLibraryWriter } from './kill-sqlite.fault.js';
 import { loadTest } from './load.fault.js';
 import { sharedFile } from './shared-file.fault.js';
@@ -28,11 +29,14 @@ const option = (name: string): string | undefined => {
 };
 const quick = args.includes('--quick');
 const trials = Number(option('--trials') ?? (quick ? 3 : 100));
+// A 100k-event migration takes seconds, not milliseconds: 20 trials unless --trials says otherwise.
+const migrationTrials = Number(option('--trials') ?? (quick ? 3 : 20));
 const only = option('--only')?.split(',');
 
 const TESTS: Record<string, () => Promise<FaultResult>> = {
   'kill-sqlite-library': () => killLibraryWriter(trials),
   'kill-sqlite-http': () => killHttpServer(trials),
+  'kill-sqlite-migration': () => killDuringMigration(migrationTrials, quick ? 5_000 : 100_000),
   'esdb-restart': () => esdbRestarts(quick ? 5 : 50),
   fuzz: () => fuzzRequests(quick ? 400 : 10_000),
   'sse-stuck': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000),
