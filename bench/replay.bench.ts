@@ -13,10 +13,10 @@
 import {
   replay,
   type Deletion,
-  type Document,
   type MemoryEvent,
   type MemoryState,
-  type Message,
+  type StoredDocument,
+  type StoredMessage,
 } from '../src/core/index.js';
 import { report, syntheticLog, timeMs } from './support.js';
 
@@ -29,8 +29,8 @@ interface BareRecallStat {
 
 /** What {@link bareFold} gathers: the information of a `MemoryState`, in plain structures. */
 interface BareState {
-  readonly messages: Message[];
-  readonly documents: Document[];
+  readonly messages: StoredMessage[];
+  readonly documents: StoredDocument[];
   readonly byId: Map<string, MemoryEvent>;
   readonly deleted: Map<string, Deletion>;
   readonly recallStats: Map<string, BareRecallStat>;
@@ -39,8 +39,8 @@ interface BareState {
 
 /** The bare baseline: the fold with nothing but the bookkeeping (see the file comment). */
 export function bareFold(log: readonly MemoryEvent[]): BareState {
-  const messages: Message[] = [];
-  const documents: Document[] = [];
+  const messages: StoredMessage[] = [];
+  const documents: StoredDocument[] = [];
   const byId = new Map<string, MemoryEvent>();
   const deleted = new Map<string, Deletion>();
   const recallStats = new Map<string, BareRecallStat>();
@@ -96,7 +96,7 @@ async function bestMs(work: () => unknown, runs = 3): Promise<number> {
 /** Runs the replay benchmark on a synthetic log of `n` events and reports it. */
 export async function benchReplay(n = 1_000_000): Promise<void> {
   const log = syntheticLog(n);
-  const counts = { message: 0, document: 0, recall: 0, deletion: 0 };
+  const counts = { message: 0, document: 0, recall: 0, deletion: 0, erasure: 0 };
   const countMs = await bestMs(() => {
     for (const e of log) counts[e.kind]++;
   });

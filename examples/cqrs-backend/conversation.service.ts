@@ -68,8 +68,8 @@ export class ConversationService {
     );
   }
 
-  /** What the memory held right after `seq` (the visible messages' contents). */
-  async knownAt(memoryId: string, seq: number): Promise<string[]> {
+  /** What the memory held right after `seq` (the visible messages' contents; erased ones: null). */
+  async knownAt(memoryId: string, seq: number): Promise<(string | null)[]> {
     const state = await this.queries.execute(new GetMemoryStateQuery(memoryId, { upToSeq: seq }));
     return state.visibleMessages.map((m) => m.content);
   }

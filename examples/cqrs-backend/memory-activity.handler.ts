@@ -11,7 +11,13 @@ import { MemoryEventApplied } from '../../src/nest.js';
 export class MemoryActivity implements IEventHandler<MemoryEventApplied> {
   private readonly logger = new Logger('MemoryActivity');
   /** Applied events seen so far, by kind. */
-  readonly counts: Record<EventKind, number> = { message: 0, document: 0, recall: 0, deletion: 0 };
+  readonly counts: Record<EventKind, number> = {
+    message: 0,
+    document: 0,
+    recall: 0,
+    deletion: 0,
+    erasure: 0,
+  };
 
   /** Called by the Nest EventBus for every event MemoryModule's read models apply. */
   handle({ memoryId, event }: MemoryEventApplied): void {

@@ -7,7 +7,13 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { MemoryError } from '../core/index.js';
 import type { EventLog, MemoryStore } from '../store/event-log.port.js';
-import { eventStoreDbConfig, openStore, type StoreConfig } from '../store/open-store.js';
+import {
+  eventStoreDbConfig,
+  keysFromEnv,
+  openStore,
+  type StoreConfig,
+  type StoreKind,
+} from '../store/open-store.js';
 import { openMemledger, type MemoryHandle } from '../memory/index.js';
 
 /** The global options every command sees (see `memledger --help`). */
@@ -37,9 +43,12 @@ export function storeConfigOf(command: Command): StoreConfig {
   const url = eventstore?.trim();
   const dbTyped = command.getOptionValueSourceWithGlobals('db') === 'cli';
   const urlTyped = command.getOptionValueSourceWithGlobals('eventstore') === 'cli';
-  // The same id index file and limits as the application, so a command reads only what is new.
-  if (url && (urlTyped || !dbTyped)) return eventStoreDbConfig(url);
-  return { kind: 'sqlite', path: db };
+  // The same id index file, limits and key store as the application, so a command reads only
+  // what is new and opens sealed content.
+  const store: StoreKind =
+    url && (urlTyped || !dbTyped) ? eventStoreDbConfig(url) : { kind: 'sqlite', path: db };
+  const keys = keysFromEnv(store);
+  return keys ? { ...store, keys } : store;
 }
 
 /** Options of {@link withStore}. */

@@ -1,7 +1,8 @@
 /**
  * The append guard: one pure function every store runs, inside its own atomic section, before it
- * writes. It enforces invariants 2 (seq is the store's), 5 (deletion targets), 8 (recalled ids
- * must be visible content at the append) and 9 (idempotency by id), and it assigns the seqs.
+ * writes. It enforces invariants 2 (seq is the store's), 5 (deletion targets), 7 (erasure
+ * targets: deleted content, not yet erased), 8 (recalled ids must be visible content at the
+ * append) and 9 (idempotency by id), and it assigns the seqs.
  */
 import { MemoryError, type MemoryErrorCode } from './errors.js';
 import { isContentKind, type EventKind, type MemoryEvent, type Sequenced } from './events.js';
@@ -14,6 +15,8 @@ export interface StoredEntry {
   readonly seq: number;
   /** The Deletion that removed this content, if any. */
   readonly deletedBy: { readonly id: string; readonly seq: number } | null;
+  /** The Erasure that destroyed this content's words, if any (absent: none). */
+  readonly erasedBy?: { readonly id: string; readonly seq: number } | null;
   /** The stored event; needed only when the same id is appended again. */
   readonly event?: Sequenced;
 }
@@ -46,11 +49,19 @@ export function indexStoredEvent(
 ): void {
   const own = { kind: event.kind, seq: event.seq, deletedBy: null };
   entries.set(event.id, keepEvent ? { ...own, event } : own);
-  if (event.kind !== 'deletion') return;
-  for (const target of event.targets) {
-    const entry = entries.get(target);
-    if (entry !== undefined && entry.deletedBy === null) {
-      entries.set(target, { ...entry, deletedBy: { id: event.id, seq: event.seq } });
+  if (event.kind === 'deletion') {
+    for (const target of event.targets) {
+      const entry = entries.get(target);
+      if (entry !== undefined && entry.deletedBy === null) {
+        entries.set(target, { ...entry, deletedBy: { id: event.id, seq: event.seq } });
+      }
+    }
+  } else if (event.kind === 'erasure') {
+    for (const target of event.targets) {
+      const entry = entries.get(target);
+      if (entry !== undefined && !entry.erasedBy) {
+        entries.set(target, { ...entry, erasedBy: { id: event.id, seq: event.seq } });
+      }
     }
   }
 }
@@ -60,7 +71,9 @@ export function idsNamedBy(events: readonly MemoryEvent[]): Set<string> {
   const ids = new Set<string>();
   for (const event of events) {
     ids.add(event.id);
-    if (event.kind === 'deletion') event.targets.forEach((id) => ids.add(id));
+    if (event.kind === 'deletion' || event.kind === 'erasure') {
+      event.targets.forEach((id) => ids.add(id));
+    }
     if (event.kind === 'recall') event.recalled.forEach((id) => ids.add(id));
   }
   return ids;
@@ -144,6 +157,11 @@ function sequence(view: LogView, fresh: readonly MemoryEvent[]): Sequenced[] {
         const entry = lookup(target)!;
         overlay.set(target, { ...entry, deletedBy: { id: event.id, seq } });
       }
+    } else if (event.kind === 'erasure') {
+      for (const target of event.targets) {
+        checkErasureTarget(view.memoryId, lookup(target), target);
+        overlay.set(target, { ...lookup(target)!, erasedBy: { id: event.id, seq } });
+      }
     } else if (event.kind === 'recall') {
       for (const id of event.recalled) checkTarget(view.memoryId, lookup(id), id, 'Recalled id');
     }
@@ -178,6 +196,34 @@ function checkTarget(
       deletion ? 'ALREADY_DELETED' : 'RECALL_TARGET_DELETED',
       `${role} ${id} was already deleted by ${entry.deletedBy.id} at seq ${entry.deletedBy.seq}.`,
       { id, deletedBy: entry.deletedBy.id, deletedAtSeq: entry.deletedBy.seq },
+    );
+  }
+}
+
+/** Invariant 7: only deleted content is erased, and only once. */
+function checkErasureTarget(memoryId: string, entry: StoredEntry | undefined, id: string): void {
+  if (entry === undefined) {
+    reject('ERASURE_TARGET_UNKNOWN', `Erasure target ${id} does not exist in memory ${memoryId}.`, {
+      id,
+      memoryId,
+    });
+  } else if (!isContentKind(entry.kind)) {
+    reject(
+      'ERASURE_TARGET_NOT_CONTENT',
+      `Erasure target ${id} is a ${entry.kind}, not a message or document: only content is erased.`,
+      { id, kind: entry.kind },
+    );
+  } else if (entry.erasedBy) {
+    reject(
+      'ALREADY_ERASED',
+      `Erasure target ${id} was already erased by ${entry.erasedBy.id} at seq ${entry.erasedBy.seq}.`,
+      { id, erasedBy: entry.erasedBy.id, erasedAtSeq: entry.erasedBy.seq },
+    );
+  } else if (entry.deletedBy === null) {
+    reject(
+      'ERASURE_TARGET_NOT_DELETED',
+      `Erasure target ${id} is still visible: delete it first (or delete and erase it in one request).`,
+      { id, memoryId },
     );
   }
 }

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { LIMITS } from './limits.js';
 import { normalizeTimestamp, timestampFromDate } from './timestamp.js';
 
-/** The four kinds of event, as they appear in `kind`. */
-export const EVENT_KINDS = ['message', 'document', 'recall', 'deletion'] as const;
+/** The five kinds of event, as they appear in `kind`. */
+export const EVENT_KINDS = ['message', 'document', 'recall', 'deletion', 'erasure'] as const;
 /** An event kind. */
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -151,12 +151,81 @@ export const Deletion = z.strictObject({
 /** A tombstone: content made unreachable by a visible act. */
 export type Deletion = Readonly<z.infer<typeof Deletion>>;
 
-/** Any memledger event, discriminated by `kind`. */
-export const MemoryEvent = z.discriminatedUnion('kind', [Message, Document, Recall, Deletion]);
-/** Any memledger event. */
-export type MemoryEvent = Message | Document | Recall | Deletion;
-/** What may enter a model's context: a message or a document. */
-export type ContentEvent = Message | Document;
+/**
+ * The second tier of forgetting: the content of items already deleted made unrecoverable (their
+ * per-item keys destroyed). The act stays on record; the words do not (DESIGN.md invariant 7).
+ */
+export const Erasure = z.strictObject({
+  kind: z.literal('erasure'),
+  ...commonFields,
+  targets: idList(1)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' })
+    .readonly(),
+  reason: nonEmpty(LIMITS.query),
+  requestedBy: label(LIMITS.label).optional(),
+});
+/** The second tier of forgetting: deleted content made unrecoverable, the act kept. */
+export type Erasure = Readonly<z.infer<typeof Erasure>>;
+
+/**
+ * Any memledger event as it is created and appended, discriminated by `kind`. Content is always
+ * in plain text here: sealing (encryption at rest) and erasure happen below, in the store.
+ */
+export const MemoryEvent = z.discriminatedUnion('kind', [
+  Message,
+  Document,
+  Recall,
+  Deletion,
+  Erasure,
+]);
+
+/**
+ * Sealed content as a store keeps it: `v1.` and the base64url of AES-256-GCM's iv, ciphertext
+ * and tag (see src/keys/content-seal.ts). The fields it replaces are named per kind below.
+ */
+export const SealedText = z
+  .string()
+  .regex(/^v1\.[A-Za-z0-9_-]+$/, { message: 'must be sealed content (v1.<base64url>)' });
+
+/** The fields of each content kind that are sealed at rest and destroyed by an erasure. */
+export const SEALED_FIELDS = {
+  message: ['content'],
+  document: ['name', 'text', 'sha256'],
+} as const satisfies Record<ContentEvent['kind'], readonly string[]>;
+
+/** A message as stored with its content sealed (event schema version 2). */
+export const SealedMessage = Message.omit({ content: true }).extend({ sealed: SealedText });
+/** A document as stored with its name, text and sha256 sealed (event schema version 2). */
+export const SealedDocument = Document.omit({ name: true, text: true, sha256: true }).extend({
+  sealed: SealedText,
+});
+
+/**
+ * A message whose content an Erasure made unrecoverable: the act is on record, the words are
+ * not. Every read shows it so — states as of any seq included (history keeps the act, not the
+ * words).
+ */
+export type ErasedMessage = Readonly<
+  Omit<Message, 'content'> & { readonly content: null; readonly erased: true }
+>;
+/** A document whose name, text and sha256 an Erasure made unrecoverable (mediaType stays). */
+export type ErasedDocument = Readonly<
+  Omit<Document, 'name' | 'text' | 'sha256'> & {
+    readonly name: null;
+    readonly text: null;
+    readonly erased: true;
+  }
+>;
+
+/** A message as reads return it: its content, or the erasure marker. */
+export type StoredMessage = Message | ErasedMessage;
+/** A document as reads return it: its text, or the erasure marker. */
+export type StoredDocument = Document | ErasedDocument;
+
+/** Any memledger event, as appended (plain content) or as read (content may be erased). */
+export type MemoryEvent = StoredMessage | StoredDocument | Recall | Deletion | Erasure;
+/** What may enter a model's context: a message or a document (erased ones hold no words). */
+export type ContentEvent = StoredMessage | StoredDocument;
 /** An event whose `seq` the store has assigned. */
 export type Sequenced<E extends MemoryEvent = MemoryEvent> = E & { readonly seq: number };
 
@@ -166,6 +235,7 @@ export const EVENT_TYPES = {
   document: 'Document',
   recall: 'Recall',
   deletion: 'Deletion',
+  erasure: 'Erasure',
 } as const satisfies Record<EventKind, string>;
 
 /** True for messages and documents: the events a deletion may target and a recall may return. */
@@ -176,4 +246,33 @@ export function isContent(event: MemoryEvent): event is ContentEvent {
 /** True for the kinds of content: `message` and `document`. */
 export function isContentKind(kind: EventKind): kind is ContentEvent['kind'] {
   return kind === 'message' || kind === 'document';
+}
+
+/** True for content whose words an Erasure destroyed. */
+export function isErased(event: MemoryEvent): event is ErasedMessage | ErasedDocument {
+  return (event as { erased?: unknown }).erased === true;
+}
+
+/** True for content that still holds its words. */
+export function hasWords(event: MemoryEvent): event is Message | Document {
+  return isContent(event) && !isErased(event);
+}
+
+/**
+ * The erasure marker of a content event (or of its stored fields): the words gone — a message's
+ * `content`, a document's `name`, `text` and `sha256`, and any sealed copy of them — replaced by
+ * `null` and `erased: true`; everything else (ids, kinds, times, speaker, media type) kept.
+ */
+export function erasedForm<T extends object>(fields: T): T {
+  const out: Record<string, unknown> = { ...(fields as Record<string, unknown>) };
+  const kind = out.kind;
+  delete out.sealed;
+  delete out.sha256;
+  if (kind === 'document' || 'text' in out || 'name' in out) {
+    out.name = null;
+    out.text = null;
+  }
+  if (kind === 'message' || 'content' in out) out.content = null;
+  out.erased = true;
+  return out as T;
 }

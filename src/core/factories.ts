@@ -7,6 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import {
   Deletion,
   Document,
+  Erasure,
   Message,
   MemoryEvent,
   Recall,
@@ -36,6 +37,8 @@ export type DocumentInput = Optional<z.input<typeof Document>, Common | 'mediaTy
 export type RecallInput = Optional<z.input<typeof Recall>, Common>;
 /** Input of {@link createDeletion}. */
 export type DeletionInput = Optional<z.input<typeof Deletion>, Common>;
+/** Input of {@link createErasure}. */
+export type ErasureInput = Optional<z.input<typeof Erasure>, Common>;
 
 function create<E extends MemoryEventType>(
   kind: EventKind,
@@ -69,6 +72,11 @@ export function createRecall(input: RecallInput, defaults: EventDefaults = {}) {
 /** Creates a validated, frozen `deletion` event. */
 export function createDeletion(input: DeletionInput, defaults: EventDefaults = {}) {
   return create('deletion', Deletion, input, defaults);
+}
+
+/** Creates a validated, frozen `erasure` event. */
+export function createErasure(input: ErasureInput, defaults: EventDefaults = {}) {
+  return create('erasure', Erasure, input, defaults);
 }
 
 /**

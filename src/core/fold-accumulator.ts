@@ -3,7 +3,14 @@
  * item (deleted or not, its recall statistics) lives in arrays indexed by that slot. Internal to
  * the fold (fold.ts applies events to it, fold-state.ts lends it to frozen states).
  */
-import type { ContentEvent, Deletion, Document, Message, Sequenced } from './events.js';
+import type {
+  ContentEvent,
+  Deletion,
+  Erasure,
+  Sequenced,
+  StoredDocument,
+  StoredMessage,
+} from './events.js';
 import type { MemoryState, RecallStat } from './state.js';
 
 /** A `RecallStat` the fold may still update. */
@@ -26,11 +33,13 @@ export interface Slots<E extends ContentEvent> {
  * `2 * index + 1` for a document; {@link NOT_CONTENT} marks a recall's or a deletion's id.
  */
 export interface Accumulator {
-  readonly messages: Slots<Message>;
-  readonly documents: Slots<Document>;
+  readonly messages: Slots<StoredMessage>;
+  readonly documents: Slots<StoredDocument>;
   /** Every id in the log -> its slot. */
   readonly slotOf: Map<string, number>;
   readonly deleted: Map<string, Sequenced<Deletion>>;
+  /** Erased id -> the Erasure that destroyed its words. */
+  readonly erased: Map<string, Sequenced<Erasure>>;
   /** The slot of every recalled item, in the order of its first recall. */
   readonly recalled: number[];
   /** Recall statistics a snapshot held for ids that are not content in it, kept as they were. */
@@ -77,6 +86,7 @@ export function startAccumulator(from?: MemoryState): Accumulator {
     documents: slotsOf(from ? [...from.documents] : []),
     slotOf: new Map(),
     deleted: new Map(),
+    erased: new Map(Object.entries(from?.erased ?? {})),
     recalled: [],
     foreignStats: [],
     nextSeq: (from?.lastSeq ?? -1) + 1,
@@ -90,6 +100,7 @@ export function startAccumulator(from?: MemoryState): Accumulator {
   // write one (invariant 9), and a full replay detects it.
   const deletions = Object.entries(from.deleted);
   for (const [, deletion] of deletions) slotOf.set(deletion.id, NOT_CONTENT);
+  for (const [, erasure] of acc.erased) slotOf.set(erasure.id, NOT_CONTENT);
   for (const [id, deletion] of deletions) {
     acc.deleted.set(id, deletion);
     const slot = slotOf.get(id) ?? NOT_CONTENT;

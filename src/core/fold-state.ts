@@ -56,6 +56,7 @@ export function lend(acc: Accumulator): [MemoryState, () => void] {
   const visibleMessages = once(() => visible(messages));
   const visibleDocuments = once(() => visible(documents));
   const deleted = once(() => Object.freeze(Object.fromEntries(source.deleted)));
+  const erased = once(() => Object.freeze(Object.fromEntries(source.erased)));
   const recallStats = once(() => recallStatsOf(source));
   const state: MemoryState = Object.freeze({
     messages: Object.freeze(messages.items),
@@ -69,12 +70,15 @@ export function lend(acc: Accumulator): [MemoryState, () => void] {
     get deleted() {
       return deleted();
     },
+    get erased() {
+      return erased();
+    },
     get recallStats() {
       return recallStats();
     },
     lastSeq: lastSeqOf(acc),
   });
   const settle = () =>
-    [visibleMessages, visibleDocuments, deleted, recallStats].forEach((f) => f());
+    [visibleMessages, visibleDocuments, deleted, erased, recallStats].forEach((f) => f());
   return [state, settle];
 }

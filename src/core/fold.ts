@@ -15,11 +15,12 @@
 import { assertNever, MemoryError } from './errors.js';
 import type {
   Deletion,
-  Document,
+  Erasure,
   MemoryEvent,
-  Message,
   Recall,
   Sequenced,
+  StoredDocument,
+  StoredMessage,
 } from './events.js';
 import {
   isDeletedAt,
@@ -52,8 +53,8 @@ export interface Fold {
 
 /** The live structures of a fold (see {@link Fold.view}). */
 export interface FoldView {
-  readonly messages: readonly Sequenced<Message>[];
-  readonly documents: readonly Sequenced<Document>[];
+  readonly messages: readonly Sequenced<StoredMessage>[];
+  readonly documents: readonly Sequenced<StoredDocument>[];
   /** Deleted id -> the Deletion that deleted it. */
   readonly deleted: ReadonlyMap<string, Sequenced<Deletion>>;
   /** The deletion seq of every deleted message, ascending (deletions arrive in seq order). */
@@ -98,16 +99,19 @@ function applyEvent(acc: Accumulator, event: MemoryEvent): void {
   if (slotOf.size === size) violated(event, 'repeats an id already in the log');
   switch (event.kind) {
     case 'message':
-      acc.messages.items.push(event as Sequenced<Message>);
+      acc.messages.items.push(event as Sequenced<StoredMessage>);
       break;
     case 'document':
-      acc.documents.items.push(event as Sequenced<Document>);
+      acc.documents.items.push(event as Sequenced<StoredDocument>);
       break;
     case 'recall':
       applyRecall(acc, event as Sequenced<Recall>);
       break;
     case 'deletion':
       applyDeletion(acc, event as Sequenced<Deletion>);
+      break;
+    case 'erasure':
+      applyErasure(acc, event as Sequenced<Erasure>);
       break;
     default:
       assertNever(event, 'event kind');
@@ -145,6 +149,18 @@ function applyDeletion(acc: Accumulator, event: Sequenced<Deletion>): void {
     if (isDeletedAt(slots, slot >> 1)) violated(event, `deletes ${id}, which was already deleted`);
     acc.deleted.set(id, event);
     markDeleted(slots, slot >> 1, event.seq);
+  }
+}
+
+function applyErasure(acc: Accumulator, event: Sequenced<Erasure>): void {
+  for (const id of event.targets) {
+    const slot = acc.slotOf.get(id) ?? NOT_CONTENT;
+    if (slot === NOT_CONTENT) violated(event, `erases ${id}, which is not content in this memory`);
+    if (!isDeletedAt(kindOf(acc, slot), slot >> 1)) {
+      violated(event, `erases ${id}, which was not deleted first`);
+    }
+    if (acc.erased.has(id)) violated(event, `erases ${id}, which was already erased`);
+    acc.erased.set(id, event);
   }
 }
 

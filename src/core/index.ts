@@ -4,6 +4,7 @@
  */
 export * from './errors.js';
 export * from './events.js';
+export * from './versions.js';
 export * from './factories.js';
 export * from './limits.js';
 export * from './state.js';

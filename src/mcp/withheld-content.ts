@@ -5,12 +5,12 @@
  * loses its text, and says which Deletion withheld it. People who must see it use the HTTP API or
  * `memledger audit`.
  */
-import type { ContentEvent, Document, Message, Sequenced } from '../core/index.js';
+import type { ContentEvent, Sequenced, StoredDocument, StoredMessage } from '../core/index.js';
 import type { MemoryHandle } from '../memory/index.js';
 
 /** A message or document deleted by now: everything but its text. */
 export type WithheldItem = (
-  Omit<Sequenced<Message>, 'content'> | Omit<Sequenced<Document>, 'text'>
+  Omit<Sequenced<StoredMessage>, 'content'> | Omit<Sequenced<StoredDocument>, 'text'>
 ) & {
   readonly withheld: true;
   /** The Deletion that removed it. */

@@ -13,7 +13,9 @@ import {
   openReadModelFile,
   type ReadModelDb,
 } from '../read-models/index.js';
+import type { KeyStore } from '../keys/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
+import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
 import { bm25Retriever, type Retriever } from './retriever.js';
@@ -22,6 +24,13 @@ import { bm25Retriever, type Retriever } from './retriever.js';
 export interface MemledgerOptions {
   /** The event store (in-memory, SQLite or EventStoreDB). */
   readonly store: MemoryStore;
+  /**
+   * A key store: content is then sealed at rest with a key per item, and can be erased (an
+   * Erasure destroys the key). The memledger owns it from then on and closes it. Without one,
+   * content is stored in plain text: it can be deleted, not erased (`ERASURE_UNAVAILABLE`).
+   * @defaultValue none (a store opened by `openStore` with `keys` is sealed already)
+   */
+  readonly keys?: KeyStore;
   /**
    * Where the read models live when the store cannot hold them in its own file (every store but
    * SQLite): a SQLite file path, or `:memory:`. Derived data: deleting the file costs a rebuild.
@@ -69,7 +78,8 @@ interface OpenMemory {
 
 /** Opens memledger over a store. */
 export function openMemledger(options: MemledgerOptions): Memledger {
-  const { store } = options;
+  const store = options.keys ? sealedStore(options.store, options.keys) : options.store;
+  const ready = (store as Partial<SealedMemoryStore>).ready ?? Promise.resolve();
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
@@ -119,7 +129,10 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   return {
     description: store.description,
     readModels: db.location,
-    memory: async (memoryId = DEFAULT_MEMORY_ID) => memory(memoryId),
+    memory: async (memoryId = DEFAULT_MEMORY_ID) => {
+      await ready;
+      return memory(memoryId);
+    },
     memoryIds: () => store.memoryIds(),
     openMemories: () => [...open.values()].map((m) => m.handle),
     onMemoryOpened(listener) {

@@ -7,6 +7,7 @@ import { firstValueFrom, type Observable } from 'rxjs';
 import {
   createDeletion,
   createDocument,
+  createErasure,
   createMessage,
   createRecall,
   MemoryError,
@@ -15,6 +16,8 @@ import {
   type DeletionInput,
   type Document,
   type DocumentInput,
+  type Erasure,
+  type ErasureInput,
   type MemoryState,
   type Message,
   type MessageInput,
@@ -37,6 +40,7 @@ import {
 import type { EventLog, ReadOptions } from '../store/event-log.port.js';
 import { eventsFrom } from './changes.js';
 import type {
+  DeletionAndErasure,
   EventLookup,
   ItemHistory,
   MemorySettings,
@@ -91,6 +95,33 @@ export class MemoryHandle {
     return this.appendOne(createDeletion(input, this.settings.defaults)) as Promise<
       Sequenced<Deletion>
     >;
+  }
+
+  /**
+   * Erases content already deleted: its words become unrecoverable (its per-item key is
+   * destroyed) while the item's id, seq, times and both acts stay on record. Needs a store
+   * opened with a key store (`ERASURE_UNAVAILABLE` otherwise).
+   */
+  async eraseContent(input: ErasureInput): Promise<Sequenced<Erasure>> {
+    return this.appendOne(createErasure(input, this.settings.defaults)) as Promise<
+      Sequenced<Erasure>
+    >;
+  }
+
+  /**
+   * Deletes and erases in one atomic append: a Deletion and an Erasure of the same targets, for
+   * the same reason and requester (the "erase too" of a deletion request).
+   */
+  async deleteAndErase(input: DeletionInput): Promise<DeletionAndErasure> {
+    const deletion = createDeletion(input, this.settings.defaults);
+    const { id: _id, kind: _kind, seq: _seq, timestamp: _ts, ...act } = deletion;
+    const erasure = createErasure(act, this.settings.defaults);
+    const stored = await this.log.append([deletion, erasure]);
+    this.models.applyOwn(stored);
+    return {
+      deletion: stored[0] as Sequenced<Deletion>,
+      erasure: stored[1] as Sequenced<Erasure>,
+    };
   }
 
   /**
@@ -181,9 +212,16 @@ export class MemoryHandle {
     const found = this.db.read(() => {
       const item = this.db.queries.item(mem, id);
       if (!item) return undefined;
-      const seqs = item.deletedSeq === null ? [item.seq] : [item.seq, item.deletedSeq];
-      const [event, deletedBy] = this.db.queries.events(mem, seqs);
-      return event && { event, deletedBy: (deletedBy as Sequenced<Deletion> | undefined) ?? null };
+      const acts = [item.deletedSeq, item.erasedSeq].filter((seq) => seq !== null);
+      const [event, ...loaded] = this.db.queries.events(mem, [item.seq, ...acts]);
+      const act = (seq: number | null) => (seq === null ? null : loaded[acts.indexOf(seq)]);
+      return (
+        event && {
+          event,
+          deletedBy: (act(item.deletedSeq) as Sequenced<Deletion> | undefined) ?? null,
+          erasedBy: (act(item.erasedSeq) as Sequenced<Erasure> | undefined) ?? null,
+        }
+      );
     });
     if (!found) throw notFound(id, this.memoryId);
     return { ...found, deleted: found.deletedBy !== null };
@@ -191,14 +229,14 @@ export class MemoryHandle {
 
   /**
    * When an item was written, the recalls that used it (the first {@link HISTORY_RECALLS}),
-   * and the deletion that removed it.
+   * the deletion that removed it and the erasure that destroyed its words.
    */
   async history(id: string): Promise<ItemHistory> {
-    const { event, deletedBy } = await this.getEvent(id);
+    const { event, deletedBy, erasedBy } = await this.getEvent(id);
     const recalls = this.db.read(() =>
       this.db.queries.recallUses(this.models.mem, event.seq, HISTORY_RECALLS),
     );
-    return { event, recalls, deletedBy };
+    return { event, recalls, deletedBy, erasedBy };
   }
 
   /**

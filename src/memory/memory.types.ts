@@ -2,6 +2,7 @@ import type {
   ContentEvent,
   EventDefaults,
   Deletion,
+  Erasure,
   MemoryEvent,
   SearchHit,
   Sequenced,
@@ -34,11 +35,13 @@ export interface SearchResult extends SearchHit {
   readonly item: Sequenced<ContentEvent>;
 }
 
-/** One event by id, with whether (and by which Deletion) it was deleted. */
+/** One event by id, with whether (and by which Deletion) it was deleted, and erased. */
 export interface EventLookup {
   readonly event: Sequenced;
   readonly deleted: boolean;
   readonly deletedBy: Sequenced<Deletion> | null;
+  /** The Erasure that destroyed its words (the event then shows the erasure marker). */
+  readonly erasedBy: Sequenced<Erasure> | null;
 }
 
 /** The full history of one item. */
@@ -48,6 +51,14 @@ export interface ItemHistory {
   readonly recalls: readonly RecallUse[];
   /** The Deletion that removed it, with reason and requester; null while visible. */
   readonly deletedBy: Sequenced<Deletion> | null;
+  /** The Erasure that destroyed its words, with reason and requester; null when not erased. */
+  readonly erasedBy: Sequenced<Erasure> | null;
+}
+
+/** What a deletion that also erases appended, atomically: the Deletion, then the Erasure. */
+export interface DeletionAndErasure {
+  readonly deletion: Sequenced<Deletion>;
+  readonly erasure: Sequenced<Erasure>;
 }
 
 export type { StatePage } from '../read-models/index.js';

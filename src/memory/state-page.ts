@@ -32,6 +32,7 @@ export function pageOfState(state: MemoryState, options: PageOptions = {}): Stat
     visibleMessages: window(state.visibleMessages),
     visibleDocuments: window(state.visibleDocuments),
     deleted: window(byDeletion),
+    erasureOf: (id) => state.erased[id],
     recallStats: (items) => {
       const stats: Record<string, RecallStat> = {};
       for (const item of items) {

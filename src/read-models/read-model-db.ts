@@ -80,6 +80,8 @@ export function openReadModelFile(path: string): ReadModelDb {
     // Derived data: a lost last commit is re-applied from the log by the next catch-up.
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // Freed pages are zeroed: an erased item's words must not linger in free space.
+    db.pragma('secure_delete = ON');
     ensureReadModelSchema(db, true);
   } catch (cause) {
     throw new MemoryError(
@@ -101,6 +103,19 @@ export function openReadModelFile(path: string): ReadModelDb {
     return out;
   });
   return { ...models, close: () => db.close() };
+}
+
+/**
+ * After an erasure: copies the WAL into the database and truncates it, so no earlier page image
+ * holding the erased words survives in the -wal file. Best effort: a reader holding an old
+ * snapshot keeps the WAL from being reset until it ends (the next erasure tries again).
+ */
+export function scrubWal(db: Database.Database): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Busy or closed: the words are already gone from every live page.
+  }
 }
 
 function readModelsOn(
@@ -170,6 +185,7 @@ function readModelsOn(
       const listener = listeners.get(ids.get(mem)!);
       if (!db.inTransaction) {
         const applied = applyTx.immediate(mem, events);
+        if (applied.some((event) => event.kind === 'erasure')) scrubWal(db);
         if (applied.length > 0) listener?.(applied);
         return;
       }

@@ -8,9 +8,10 @@ import {
   EVENT_KINDS,
   MemoryError,
   type Deletion,
-  type Document,
-  type Message,
+  type Erasure,
   type Recall,
+  type StoredDocument,
+  type StoredMessage,
   type RecallStat,
   type Sequenced,
 } from '../core/index.js';
@@ -41,6 +42,7 @@ interface ItemRow {
   readonly seq: number;
   readonly kind: number;
   readonly deleted_seq: number | null;
+  readonly erased_seq: number | null;
 }
 
 /** Checks a page request. */
@@ -78,8 +80,11 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
           ORDER BY seq LIMIT ? OFFSET ?`,
       )
       .pluck(),
-    deleted: db.prepare<[number, number, number, number], { id: string; deleted_seq: number }>(
-      `SELECT id, deleted_seq FROM rm_items
+    deleted: db.prepare<
+      [number, number, number, number],
+      { id: string; deleted_seq: number; erased_seq: number | null }
+    >(
+      `SELECT id, deleted_seq, erased_seq FROM rm_items
         WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
         ORDER BY deleted_seq, seq LIMIT ? OFFSET ?`,
     ),
@@ -104,7 +109,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
       )
       .pluck(),
     itemById: db.prepare<[number, string], ItemRow>(
-      'SELECT seq, kind, deleted_seq FROM rm_items WHERE mem = ? AND id = ?',
+      'SELECT seq, kind, deleted_seq, erased_seq FROM rm_items WHERE mem = ? AND id = ?',
     ),
   };
   const loadInOrder = <T extends Sequenced>(mem: number, seqs: readonly number[]): T[] => {
@@ -131,18 +136,25 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
       const list = <T extends Sequenced>(kind: number) =>
         loadInOrder<T>(mem, sql.visible.all(mem, kind, n, n, page.limit + 1, page.offset));
       const deletedRows = sql.deleted.all(mem, n, page.limit + 1, page.offset);
-      const deletions = load(
-        mem,
-        deletedRows.map((r) => r.deleted_seq),
-      );
+      const acts = load(mem, [
+        ...deletedRows.map((r) => r.deleted_seq),
+        ...deletedRows.flatMap((r) =>
+          r.erased_seq !== null && r.erased_seq <= n ? [r.erased_seq] : [],
+        ),
+      ]);
+      const erasureSeq = new Map(deletedRows.map((r) => [r.id, r.erased_seq]));
       return fillStatePage(page, {
         lastSeq: n < 0 ? null : n,
         totals: totalsOf(sql.totals.get(mem, n)),
-        visibleMessages: list<Sequenced<Message>>(KIND_CODE.message),
-        visibleDocuments: list<Sequenced<Document>>(KIND_CODE.document),
+        visibleMessages: list<Sequenced<StoredMessage>>(KIND_CODE.message),
+        visibleDocuments: list<Sequenced<StoredDocument>>(KIND_CODE.document),
         deleted: deletedRows.map(
-          (r) => [r.id, deletions.get(r.deleted_seq) as Sequenced<Deletion>] as const,
+          (r) => [r.id, acts.get(r.deleted_seq) as Sequenced<Deletion>] as const,
         ),
+        erasureOf: (id) => {
+          const seq = erasureSeq.get(id);
+          return seq != null && seq <= n ? (acts.get(seq) as Sequenced<Erasure>) : undefined;
+        },
         recallStats: (items) => statsOf(mem, items, n),
       });
     },
@@ -150,7 +162,14 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
     /** What the read models know of `id`, or `undefined` when it is not in this memory. */
     item(mem: number, id: string): ItemEntry | undefined {
       const row = sql.itemById.get(mem, id.toLowerCase());
-      return row && { kind: EVENT_KINDS[row.kind]!, seq: row.seq, deletedSeq: row.deleted_seq };
+      return (
+        row && {
+          kind: EVENT_KINDS[row.kind]!,
+          seq: row.seq,
+          deletedSeq: row.deleted_seq,
+          erasedSeq: row.erased_seq,
+        }
+      );
     },
 
     /** The recalls that used the item at `itemSeq`, in log order (at most `limit`). */

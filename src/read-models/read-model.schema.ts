@@ -10,16 +10,18 @@
  *   deleted_seq > n)` on one index;
  * - `rm_totals`: running totals per seq where they change, so counts as of n are one lookup;
  * - `rm_recall_uses`: (item, recall seq) pairs, so recall stats as of n are an indexed aggregate;
- * - `rm_payloads`: the events themselves, only where the log is not in the same file.
+ * - `rm_payloads`: the events themselves, only where the log is not in the same file (an erased
+ *   item's row is rewritten to its erasure marker: a cache never outlives the words it copied).
+ * - `erased_seq` on `rm_items`: the seq of the Erasure that destroyed an item's words.
  */
 import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '2';
+export const READ_MODEL_VERSION = '3';
 
 /** Kinds as stored in `rm_items.kind`. */
-export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3 } as const;
+export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3, erasure: 4 } as const;
 
 const CORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS rm_meta (
@@ -40,6 +42,7 @@ CREATE TABLE IF NOT EXISTS rm_items (
   kind        INTEGER NOT NULL,
   id          TEXT    NOT NULL,
   deleted_seq INTEGER,
+  erased_seq  INTEGER,
   PRIMARY KEY (mem, seq)
 ) STRICT, WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS rm_items_by_id ON rm_items (mem, id);

@@ -1,4 +1,11 @@
-import type { Deletion, Document, Message, RecallStat, Sequenced } from '../core/index.js';
+import type {
+  Deletion,
+  Erasure,
+  RecallStat,
+  Sequenced,
+  StoredDocument,
+  StoredMessage,
+} from '../core/index.js';
 
 /** Which slice of a state's lists to return. */
 export interface PageOptions {
@@ -23,8 +30,8 @@ export const STATE_PAGE_BYTES = 4 * 1024 * 1024;
 /** A page of a state's lists, now or as of a seq. */
 export interface StatePage {
   readonly lastSeq: number | null;
-  readonly visibleMessages: readonly Sequenced<Message>[];
-  readonly visibleDocuments: readonly Sequenced<Document>[];
+  readonly visibleMessages: readonly Sequenced<StoredMessage>[];
+  readonly visibleDocuments: readonly Sequenced<StoredDocument>[];
   readonly page: {
     readonly offset: number;
     readonly limit: number;
@@ -44,6 +51,8 @@ export interface StatePage {
   };
   /** A page of deleted id -> the Deletion that removed it, in the order of the deletions. */
   readonly deleted: Readonly<Record<string, Sequenced<Deletion>>>;
+  /** Of the deleted ids on this page, those erased by then -> the Erasure that did it. */
+  readonly erased: Readonly<Record<string, Sequenced<Erasure>>>;
   /** Recall statistics (as of the page's seq) of the items on this page. */
   readonly recallStats: Readonly<Record<string, RecallStat>>;
 }
@@ -64,6 +73,8 @@ export interface ItemEntry {
   readonly seq: number;
   /** The seq of the Deletion that removed this content, if any. */
   readonly deletedSeq: number | null;
+  /** The seq of the Erasure that destroyed its words, if any. */
+  readonly erasedSeq: number | null;
 }
 
 /** About how many bytes an event takes as JSON (string lengths plus a fixed allowance). */
@@ -112,10 +123,12 @@ export class PageFill {
 export interface PageCandidates {
   readonly lastSeq: number | null;
   readonly totals: StatePage['totals'];
-  readonly visibleMessages: readonly Sequenced<Message>[];
-  readonly visibleDocuments: readonly Sequenced<Document>[];
+  readonly visibleMessages: readonly Sequenced<StoredMessage>[];
+  readonly visibleDocuments: readonly Sequenced<StoredDocument>[];
   /** Deleted id and the Deletion that removed it, in the order of the deletions. */
   readonly deleted: readonly (readonly [string, Sequenced<Deletion>])[];
+  /** The Erasure (by then) of a deleted id, when there is one. */
+  erasureOf(id: string): Sequenced<Erasure> | undefined;
   /** The recall statistics of the items that made it onto the page. */
   recallStats(items: readonly Sequenced[]): Readonly<Record<string, RecallStat>>;
 }
@@ -127,7 +140,13 @@ export function fillStatePage(page: ResolvedPage, from: PageCandidates): StatePa
   const documents = fill.take(from.visibleDocuments);
   const deletedPage = fill.take(from.deleted.map(([, deletion]) => deletion));
   const deleted: Record<string, Sequenced<Deletion>> = {};
-  deletedPage.items.forEach((deletion, i) => (deleted[from.deleted[i]![0]] = deletion));
+  const erased: Record<string, Sequenced<Erasure>> = {};
+  deletedPage.items.forEach((deletion, i) => {
+    const id = from.deleted[i]![0];
+    deleted[id] = deletion;
+    const erasure = from.erasureOf(id);
+    if (erasure) erased[id] = erasure;
+  });
   return {
     lastSeq: from.lastSeq,
     visibleMessages: messages.items,
@@ -143,6 +162,7 @@ export function fillStatePage(page: ResolvedPage, from: PageCandidates): StatePa
     },
     totals: from.totals,
     deleted,
+    erased,
     recallStats: from.recallStats([...messages.items, ...documents.items]),
   };
 }

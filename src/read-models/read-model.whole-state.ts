@@ -1,7 +1,7 @@
 /**
  * The whole state as of a seq, from the read models, in chunks: a head with the totals, then
- * every piece of content written by then (seq order), the deletions (deletion order) and the
- * recall statistics, each read by key ranges of {@link CHUNK_ITEMS}. A caller can stream a
+ * every piece of content written by then (seq order), the deletions (deletion order), the
+ * erasures (erasure order) and the recall statistics, each read by key ranges of {@link CHUNK_ITEMS}. A caller can stream a
  * memory of millions of events without holding it; `collectState` builds a `MemoryState`.
  */
 import type Database from 'better-sqlite3';
@@ -9,10 +9,11 @@ import {
   deepFreeze,
   type ContentEvent,
   type Deletion,
-  type Document,
+  type Erasure,
   type MemoryState,
-  type Message,
   type RecallStat,
+  type StoredDocument,
+  type StoredMessage,
   type Sequenced,
 } from '../core/index.js';
 import type { LoadEvents } from './read-model.queries.js';
@@ -32,6 +33,10 @@ export type StateChunk =
   | {
       readonly part: 'deleted';
       readonly entries: readonly (readonly [string, Sequenced<Deletion>])[];
+    }
+  | {
+      readonly part: 'erased';
+      readonly entries: readonly (readonly [string, Sequenced<Erasure>])[];
     }
   | { readonly part: 'recallStats'; readonly entries: readonly (readonly [string, RecallStat])[] };
 
@@ -62,6 +67,14 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
       `SELECT seq, id, deleted_seq FROM rm_items
         WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ? AND (deleted_seq, seq) > (?, ?)
         ORDER BY deleted_seq, seq LIMIT ?`,
+    ),
+    erased: db.prepare<
+      [number, number, number, number, number],
+      { seq: number; id: string; erased_seq: number }
+    >(
+      `SELECT seq, id, erased_seq FROM rm_items
+        WHERE mem = ? AND erased_seq IS NOT NULL AND erased_seq <= ? AND (erased_seq, seq) > (?, ?)
+        ORDER BY erased_seq, seq LIMIT ?`,
     ),
     recallStats: db.prepare<
       [number, number, number, number],
@@ -97,6 +110,17 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
       );
       const last = rows.at(-1);
       return { entries, next: last ? ([last.deleted_seq, last.seq] as const) : undefined };
+    },
+
+    /** Erasures by `n` after the (erasure seq, target seq) cursor. */
+    erased(mem: number, n: number, after: readonly [number, number]) {
+      const rows = sql.erased.all(mem, n, after[0], after[1], CHUNK_ITEMS);
+      const erasures = load(mem, [...new Set(rows.map((r) => r.erased_seq))]);
+      const entries = rows.map(
+        (r) => [r.id, erasures.get(r.erased_seq) as Sequenced<Erasure>] as const,
+      );
+      const last = rows.at(-1);
+      return { entries, next: last ? ([last.erased_seq, last.seq] as const) : undefined };
     },
 
     /** Recall statistics by `n` of items with seq > `after`. */
@@ -135,6 +159,11 @@ export async function* streamState(
     if (chunk.entries.length > 0) yield { part: 'deleted', entries: chunk.entries };
     after = chunk.next;
   }
+  for (let after: readonly [number, number] | undefined = [-1, -1]; after;) {
+    const chunk = read(() => whole.erased(mem, n, after!));
+    if (chunk.entries.length > 0) yield { part: 'erased', entries: chunk.entries };
+    after = chunk.next;
+  }
   for (let after: number | undefined = -1; after !== undefined;) {
     const chunk = read(() => whole.recallStats(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'recallStats', entries: chunk.entries };
@@ -145,9 +174,10 @@ export async function* streamState(
 /** Builds a `MemoryState` from streamed chunks (as large as the memory). */
 export async function collectState(chunks: AsyncIterable<StateChunk>): Promise<MemoryState> {
   let lastSeq: number | null = null;
-  const messages: Sequenced<Message>[] = [];
-  const documents: Sequenced<Document>[] = [];
+  const messages: Sequenced<StoredMessage>[] = [];
+  const documents: Sequenced<StoredDocument>[] = [];
   const deleted: Record<string, Sequenced<Deletion>> = {};
+  const erased: Record<string, Sequenced<Erasure>> = {};
   const recallStats: Record<string, RecallStat> = {};
   for await (const chunk of chunks) {
     switch (chunk.part) {
@@ -161,6 +191,9 @@ export async function collectState(chunks: AsyncIterable<StateChunk>): Promise<M
       case 'deleted':
         for (const [id, deletion] of chunk.entries) deleted[id] = deletion;
         break;
+      case 'erased':
+        for (const [id, erasure] of chunk.entries) erased[id] = erasure;
+        break;
       case 'recallStats':
         for (const [id, stat] of chunk.entries) recallStats[id] = stat;
         break;
@@ -173,6 +206,7 @@ export async function collectState(chunks: AsyncIterable<StateChunk>): Promise<M
     visibleMessages: messages.filter(visible),
     visibleDocuments: documents.filter(visible),
     deleted,
+    erased,
     recallStats,
     lastSeq,
   });

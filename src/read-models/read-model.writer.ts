@@ -5,7 +5,7 @@
  * earlier call applied them), and a gap is refused.
  */
 import type Database from 'better-sqlite3';
-import { MemoryError, assertNever, type Sequenced } from '../core/index.js';
+import { MemoryError, assertNever, erasedForm, type Sequenced } from '../core/index.js';
 import { encodeEvent } from '../store/codec.js';
 import { KIND_CODE } from './read-model.schema.js';
 import type { SearchReadModel } from './search.read-model.js';
@@ -48,6 +48,9 @@ export function prepareWriter(
     markDeleted: db.prepare<[number, number, number]>(
       'UPDATE rm_items SET deleted_seq = ? WHERE mem = ? AND seq = ? AND deleted_seq IS NULL',
     ),
+    markErased: db.prepare<[number, number, number]>(
+      'UPDATE rm_items SET erased_seq = ? WHERE mem = ? AND seq = ? AND erased_seq IS NULL',
+    ),
     lastTotals: db.prepare<[number], Totals>(
       `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
         WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
@@ -66,6 +69,26 @@ export function prepareWriter(
         'INSERT INTO rm_payloads (mem, seq, type, payload) VALUES (?, ?, ?, ?)',
       )
     : undefined;
+  const payloadAt = withPayloads
+    ? db
+        .prepare<[number, number], string>(
+          'SELECT payload FROM rm_payloads WHERE mem = ? AND seq = ?',
+        )
+        .pluck()
+    : undefined;
+  const rewritePayload = withPayloads
+    ? db.prepare<[string, number, number]>(
+        'UPDATE rm_payloads SET payload = ? WHERE mem = ? AND seq = ?',
+      )
+    : undefined;
+  /** Drops an erased item's words from every copy this file holds: search rows and payload. */
+  const forgetWords = (mem: number, id: string, seq: number) => {
+    search.forget(mem, id);
+    const payload = payloadAt?.get(mem, seq);
+    if (payload !== undefined) {
+      rewritePayload!.run(JSON.stringify(erasedForm(JSON.parse(payload) as object)), mem, seq);
+    }
+  };
 
   return (mem, events) => {
     let checkpoint = sql.checkpoint.get(mem) ?? -1;
@@ -131,6 +154,14 @@ export function prepareWriter(
           writeTotals(event.seq, t);
           break;
         }
+        case 'erasure':
+          for (const id of event.targets) {
+            const item = sql.itemById.get(mem, id);
+            if (!item) continue;
+            sql.markErased.run(event.seq, mem, item.seq);
+            forgetWords(mem, id, item.seq);
+          }
+          break;
         default:
           assertNever(event, 'event kind');
       }

@@ -32,7 +32,13 @@
  * A query may return fewer hits than the limit when its rare terms match fewer rows.
  */
 import type Database from 'better-sqlite3';
-import { MemoryError, type ContentEvent, type SearchHit, type Sequenced } from '../core/index.js';
+import {
+  MemoryError,
+  isErased,
+  type ContentEvent,
+  type SearchHit,
+  type Sequenced,
+} from '../core/index.js';
 
 /** DDL for the search tables (CREATE ... IF NOT EXISTS), run by the read-model schema. */
 export const SEARCH_SCHEMA = `
@@ -186,6 +192,7 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
 
   return {
     add(mem, item) {
+      if (isErased(item)) return; // no words to index: an Erasure destroyed them
       const text =
         item.kind === 'message' ? `${item.speaker}: ${item.content}` : `${item.name}\n${item.text}`;
       insertText.run(rowKey(mem, item.seq), text);

@@ -122,6 +122,28 @@ export function checkEventSize(event: MemoryEvent, limits: AppendLimits): number
 }
 
 /**
+ * Erasures the sealed store (src/store/sealed) hands down: an adapter appends an Erasure only
+ * from there, where the targets' keys are destroyed once it is on record. Anywhere else it
+ * would be a silent no-op — content stored in plain text stays readable — so it is refused.
+ */
+const permittedErasures = new WeakSet<object>();
+
+/** Marks an event the sealed store appends; only a marked Erasure passes {@link validateAppendInput}. */
+export function permitErasure<E extends MemoryEvent>(event: E): E {
+  if (event.kind === 'erasure') permittedErasures.add(event);
+  return event;
+}
+
+function refuseUnsealedErasure(event: MemoryEvent): void {
+  if (event.kind !== 'erasure' || permittedErasures.has(event)) return;
+  throw new MemoryError(
+    'ERASURE_UNAVAILABLE',
+    `Erasure ${event.id} cannot be appended: this store has no key store, so its content is stored in plain text and cannot be made unrecoverable. Open it with a key store (the \`keys\` option, on by default in the application) to erase; a Deletion still hides content.`,
+    { details: { id: event.id } },
+  );
+}
+
+/**
  * Re-validates what a caller hands to `append`: a hand-built object must meet the same schema as
  * one from the factories, and the append must fit the store: at most {@link LIMITS.batch}
  * events, each within `limits.eventBytes` (`EVENT_TOO_LARGE`), all within `limits.appendBytes`
@@ -147,6 +169,7 @@ export function validateAppendInput(
     );
   }
   const valid = input.map((event) => (isValidated(event) ? event : parseEvent(event)));
+  valid.forEach(refuseUnsealedErasure);
   let bound = 0;
   for (const event of valid) bound += checkEventSize(event, limits) + EVENT_TYPE_ALLOWANCE;
   if (bound > limits.appendBytes) {

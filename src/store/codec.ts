@@ -5,13 +5,19 @@
  */
 import {
   EVENT_TYPES,
+  EVENT_VERSIONS,
   MemoryError,
   MemoryEvent,
+  SealedDocument,
+  SealedMessage,
+  UNVERSIONED,
   deepFreeze,
   markValidated,
   toValidationIssues,
+  upcast,
   type EventKind,
   type Sequenced,
+  type StoredFields,
 } from '../core/index.js';
 
 /** The wire type of an event kind. */
@@ -21,6 +27,8 @@ export type EventType = (typeof EVENT_TYPES)[EventKind];
 export interface EncodedEvent {
   readonly id: string;
   readonly type: EventType;
+  /** The schema version of `data` (core/versions.ts). */
+  readonly version: number;
   /** The event without `seq`. */
   readonly data: Readonly<Record<string, unknown>>;
 }
@@ -32,7 +40,18 @@ const KIND_OF_TYPE = new Map<string, EventKind>(
 /** Encodes an event for storage. */
 export function encodeEvent(event: MemoryEvent): EncodedEvent {
   const { seq: _seq, ...data } = event;
-  return { id: event.id, type: EVENT_TYPES[event.kind], data };
+  return { id: event.id, type: EVENT_TYPES[event.kind], version: EVENT_VERSIONS[event.kind], data };
+}
+
+/**
+ * The schema that validates stored fields: the current shape of the kind, or its sealed form
+ * when the content was stored encrypted (`sealed`: message and document, version 2).
+ */
+function storedSchema(kind: EventKind, fields: StoredFields) {
+  if (fields.sealed === undefined) return MemoryEvent;
+  if (kind === 'message') return SealedMessage;
+  if (kind === 'document') return SealedDocument;
+  return MemoryEvent; // a sealed recall or deletion is refused by the strict schema
 }
 
 /** The kind of a stored wire type, or `EVENT_DECODE_FAILED` for a type memledger never writes. */
@@ -49,14 +68,25 @@ export function kindOfType(type: string, seq: number, where: string): EventKind 
 }
 
 /**
- * Decodes a stored event at `seq`. Throws `EVENT_DECODE_FAILED` naming where it was read and
- * why (unknown type, type and kind disagree, or a schema rule broken).
+ * Decodes a stored event at `seq`, written in schema `version` (1, 0.1.0's shapes, when the
+ * store recorded none): upcast to the current shape, then validated. Throws
+ * `EVENT_VERSION_UNSUPPORTED` for a version this code does not read, `EVENT_DECODE_FAILED`
+ * naming where it was read and why for anything else (unknown type, type and kind disagree, or
+ * a schema rule broken). A sealed event comes back sealed: the store's key holder opens it.
  */
-export function decodeEvent(type: string, data: unknown, seq: number, where: string): Sequenced {
+export function decodeEvent(
+  type: string,
+  data: unknown,
+  seq: number,
+  where: string,
+  version: unknown = UNVERSIONED,
+): Sequenced {
   const kind = kindOfType(type, seq, where);
-  const parsed = MemoryEvent.safeParse({
-    ...(data as object),
-    kind: (data as { kind?: unknown } | null)?.kind ?? kind,
+  const stored = typeof data === 'object' && data !== null ? (data as StoredFields) : {};
+  const fields = upcast(kind, version, stored, { where, seq });
+  const parsed = storedSchema(kind, fields).safeParse({
+    ...fields,
+    kind: fields.kind ?? kind,
     seq,
   });
   if (!parsed.success) {
@@ -91,14 +121,21 @@ export function decodeTrustedJson(
   seq: number,
   where: string,
   columns: Readonly<Record<string, unknown>> = {},
+  version: number = EVENT_VERSIONS[kindOfType(type, seq, where)],
 ): Sequenced {
   const kind = kindOfType(type, seq, where);
-  const data = JSON.parse(json) as object;
+  const data = upcast(kind, version, JSON.parse(json) as StoredFields, { where, seq });
   return markValidated(deepFreeze({ kind, ...columns, ...data, seq } as Sequenced));
 }
 
-/** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`. */
-export function decodeJsonEvent(type: string, json: string, seq: number, where: string): Sequenced {
+/** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`, written in schema `version`. */
+export function decodeJsonEvent(
+  type: string,
+  json: string,
+  seq: number,
+  where: string,
+  version: unknown = UNVERSIONED,
+): Sequenced {
   let data: unknown;
   try {
     data = JSON.parse(json);
@@ -112,5 +149,5 @@ export function decodeJsonEvent(type: string, json: string, seq: number, where: 
       },
     );
   }
-  return decodeEvent(type, data, seq, where);
+  return decodeEvent(type, data, seq, where, version);
 }

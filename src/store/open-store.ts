@@ -2,13 +2,29 @@
  * Opens the store a configuration names. The EventStoreDB adapter is loaded only when asked
  * for, so the embedded default never loads gRPC.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/index.js';
+import { openKeyStoreBeside, type KeyStore } from '../keys/index.js';
 import type { MemoryStore } from './event-log.port.js';
+import { sealedStore } from './sealed/sealed-store.js';
 import { openInMemoryStore } from './in-memory/in-memory.event-log.js';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite/sqlite.event-log.js';
 
-/** Which store to open. */
-export type StoreConfig =
+/**
+ * Where the per-item keys live, so that content is sealed at rest and can be erased: a key store
+ * the caller opened, or the one beside a database path (`<path>.keys`, its master key from
+ * `MEMLEDGER_MASTER_KEY` or the key file `<path>.master-key`; see src/keys/index.ts).
+ */
+export type KeysConfig =
+  | { readonly kind: 'key-store'; readonly keyStore: KeyStore }
+  | { readonly kind: 'beside'; readonly path: string; readonly env?: NodeJS.ProcessEnv };
+
+/** Which store to open, and (`keys`) whether its content is sealed so it can be erased. */
+export type StoreConfig = StoreKind & { readonly keys?: KeysConfig };
+
+/** The store adapters. */
+export type StoreKind =
   | { readonly kind: 'in-memory' }
   | ({ readonly kind: 'sqlite' } & SqliteStoreOptions)
   | {
@@ -23,8 +39,84 @@ export type StoreConfig =
     }
   | { readonly kind: 'existing'; readonly store: MemoryStore };
 
-/** Opens the configured store. */
+/** Opens the configured store, sealed with its key store when `keys` names one. */
 export async function openStore(config: StoreConfig): Promise<MemoryStore> {
+  const store = await openAdapter(config);
+  if (config.keys === undefined) return store;
+  try {
+    return sealedStore(store, openKeys(config.keys, store));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/**
+ * The key store `keys` names. One beside a database is created on first start — unless the log
+ * already holds sealed content, whose keys it could never hold: that is `KEY_STORE_MISSING`.
+ */
+function openKeys(keys: KeysConfig, store: MemoryStore): KeyStore {
+  if (keys.kind === 'key-store') return keys.keyStore;
+  const env = keys.env ?? process.env;
+  const path = env.MEMLEDGER_KEY_STORE?.trim() || `${keys.path}.keys`;
+  if (!existsSync(path) && holdsSealedContent(store)) {
+    throw new MemoryError(
+      'KEY_STORE_MISSING',
+      `The key store ${path} is missing, but ${store.description} holds encrypted content: restore the key store (and its master key) from a backup, or point MEMLEDGER_KEY_STORE at it.`,
+      { details: { path } },
+    );
+  }
+  return openKeyStoreBeside(keys.path, env, { create: true });
+}
+
+/** True when a SQLite store's log holds an event with sealed words (one indexed-free scan). */
+function holdsSealedContent(store: MemoryStore): boolean {
+  const db = store.embedded?.database;
+  if (!db) return false;
+  return (
+    db
+      .prepare(
+        `SELECT 1 FROM event_log WHERE type IN (1, 2) AND version >= 2
+            AND json_extract(payload, '$.sealed') IS NOT NULL LIMIT 1`,
+      )
+      .get() !== undefined
+  );
+}
+
+/**
+ * Whether the environment turns sealing on: `MEMLEDGER_ENCRYPTION` `on` (the default) or `off`.
+ */
+export function encryptionFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.MEMLEDGER_ENCRYPTION?.trim().toLowerCase() || 'on';
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new MemoryError(
+    'VALIDATION_FAILED',
+    `Invalid MEMLEDGER_ENCRYPTION ${JSON.stringify(value)}: must be on or off.`,
+    { issues: [{ path: 'MEMLEDGER_ENCRYPTION', message: 'must be on or off' }] },
+  );
+}
+
+/**
+ * The key store the environment implies for a store: beside the SQLite file, or for
+ * EventStoreDB beside the local id index (`./data/eventstoredb.keys`); none when
+ * `MEMLEDGER_ENCRYPTION=off` or the store is in memory.
+ */
+export function keysFromEnv(
+  store: StoreKind,
+  env: NodeJS.ProcessEnv = process.env,
+): KeysConfig | undefined {
+  if (!encryptionFromEnv(env)) return undefined;
+  if (store.kind === 'sqlite' && store.path !== ':memory:') {
+    return { kind: 'beside', path: store.path, env };
+  }
+  if (store.kind === 'eventstoredb') {
+    const index = store.idIndex && store.idIndex !== ':memory:' ? store.idIndex : './data/x';
+    return { kind: 'beside', path: join(dirname(index), 'eventstoredb'), env };
+  }
+  return undefined;
+}
+
+async function openAdapter(config: StoreKind): Promise<MemoryStore> {
   switch (config.kind) {
     case 'in-memory':
       return openInMemoryStore();
@@ -34,7 +126,15 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
       return config.store;
     case 'eventstoredb': {
       const { openEventStoreDbStore } = await import('./eventstoredb/eventstoredb.event-log.js');
-      const { connectionString, kind: _kind, ...extra } = config;
+      const {
+        connectionString,
+        kind: _kind,
+        ...extra
+      } = config as StoreKind & {
+        kind: 'eventstoredb';
+        keys?: unknown;
+      };
+      delete extra.keys;
       return openEventStoreDbStore({ connectionString }, extra);
     }
   }
@@ -47,8 +147,11 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
  */
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const url = env.EVENTSTORE_URL?.trim();
-  if (url) return eventStoreDbConfig(url, env);
-  return { kind: 'sqlite', path: env.MEMLEDGER_DB?.trim() || './data/memledger.db' };
+  const store: StoreKind = url
+    ? eventStoreDbConfig(url, env)
+    : { kind: 'sqlite', path: env.MEMLEDGER_DB?.trim() || './data/memledger.db' };
+  const keys = keysFromEnv(store, env);
+  return keys ? { ...store, keys } : store;
 }
 
 /**
@@ -59,7 +162,7 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StoreC
 export function eventStoreDbConfig(
   connectionString: string,
   env: NodeJS.ProcessEnv = process.env,
-): StoreConfig {
+): StoreKind & { readonly kind: 'eventstoredb' } {
   const maxAppendBytes = positiveInteger(env, 'MEMLEDGER_ESDB_MAX_APPEND_BYTES');
   const deadlineMs = positiveInteger(env, 'MEMLEDGER_ESDB_DEADLINE_MS');
   return {

@@ -34,7 +34,7 @@ function indexOf(log: readonly Sequenced[]): SearchIndex {
 
 /** The searchable words of a content item (what it says, not who said it or its name). */
 const wordsOf = (item: MemoryState['messages'][number] | MemoryState['documents'][number]) =>
-  new Set((item.kind === 'message' ? item.content : item.text).split(' '));
+  new Set(((item.kind === 'message' ? item.content : item.text) ?? '').split(' '));
 
 describe('replay properties (random valid logs)', () => {
   it('replay(log, { upToSeq: n }) equals the replay of the first n + 1 events, for every n', () => {

@@ -12,6 +12,7 @@ describe('replay', () => {
         visibleMessages: [],
         visibleDocuments: [],
         deleted: {},
+        erased: {},
         recallStats: {},
         lastSeq: null,
       });

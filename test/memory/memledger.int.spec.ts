@@ -110,7 +110,12 @@ describe.each(storeKinds())('memledger facade on $name', (kind) => {
       reason: 'outdated',
       requestedBy: 'alice',
     });
-    expect(await memory.getEvent(m.id)).toEqual({ event: m, deleted: true, deletedBy: deletion });
+    expect(await memory.getEvent(m.id)).toEqual({
+      event: m,
+      deleted: true,
+      deletedBy: deletion,
+      erasedBy: null,
+    });
     const history = await memory.history(m.id);
     expect(history.recalls).toEqual([
       {

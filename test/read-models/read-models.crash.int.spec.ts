@@ -96,7 +96,9 @@ describe('read models killed with SIGKILL while they are built', () => {
           expect(await memory.statePage({ upToSeq: n })).toEqual(pageOfState(reference));
           const hits = await memory.search('tea', { asOfSeq: n, limit: 1000 });
           const expected = [...reference.visibleMessages, ...reference.visibleDocuments]
-            .filter((item) => (item.kind === 'message' ? item.content : item.text).includes('tea'))
+            .filter((item) =>
+              ((item.kind === 'message' ? item.content : item.text) ?? '').includes('tea'),
+            )
             .map((item) => item.id);
           expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length);
           for (const hit of hits) expect(expected).toContain(hit.id);

@@ -74,7 +74,7 @@ async function expectReadModelsToMatch(handle: MemoryHandle, log: readonly Seque
     for (const word of WORDS) {
       const hits = await handle.search(word, { asOfSeq: n, limit: 1000 });
       const expected = visible.filter((item) =>
-        (item.kind === 'message' ? item.content : item.text).split(' ').includes(word),
+        ((item.kind === 'message' ? item.content : item.text) ?? '').split(' ').includes(word),
       );
       expect(hits.map((h) => h.id).sort()).toEqual(expected.map((i) => i.id).sort());
     }

@@ -185,7 +185,7 @@ describe('search read model (SQLite FTS5)', () => {
             const log = feed(buildLog(ops));
             const state = replay(log, { upToSeq: n });
             const text = (item: Sequenced<ContentEvent>) =>
-              item.kind === 'message' ? item.content : item.text;
+              (item.kind === 'message' ? item.content : item.text) ?? '';
             const expected = [...state.visibleMessages, ...state.visibleDocuments]
               .filter((item) => queryWords.some((w) => text(item).split(' ').includes(w)))
               .map((item) => item.id);

@@ -1,6 +1,6 @@
 /** `memledger audit <id>`: one item's history — written, every recall that used it, its deletion. */
 import type { Command } from 'commander';
-import type { Sequenced } from '../../core/index.js';
+import { isErased, type Sequenced } from '../../core/index.js';
 import type { ItemHistory } from '../../memory/index.js';
 import { withMemory } from '../open.js';
 import { preview, printLines } from '../output.js';
@@ -14,10 +14,10 @@ export function registerAuditCommand(program: Command): void {
   program
     .command('audit')
     .description(
-      'show the history of one event: when it was written, every recall that used it, its deletion',
+      'show the history of one event: when it was written, every recall that used it, its deletion and erasure',
     )
     .argument('<id>', 'the event id (a UUID)')
-    .option('--json', 'print the history as JSON ({ event, recalls, deletedBy })')
+    .option('--json', 'print the history as JSON ({ event, recalls, deletedBy, erasedBy })')
     .action(async (id: string, options: AuditOptions, command: Command) => {
       await withMemory(command, async (memory) => {
         const history = await memory.history(id.trim().toLowerCase());
@@ -32,7 +32,7 @@ export function registerAuditCommand(program: Command): void {
 
 /** The history as lines for people. */
 export function* historyLines(history: ItemHistory): Generator<string> {
-  const { event, recalls, deletedBy } = history;
+  const { event, recalls, deletedBy, erasedBy } = history;
   yield `${event.kind} ${event.id}`;
   yield `  written: seq ${event.seq}, ${event.timestamp}, ${describe(event)}`;
   yield `  recalled: ${recalls.length} time${recalls.length === 1 ? '' : 's'}`;
@@ -45,10 +45,15 @@ export function* historyLines(history: ItemHistory): Generator<string> {
     yield `  deleted: seq ${deletedBy.seq}, ${deletedBy.timestamp}, requested by ${deletedBy.requestedBy ?? 'unknown'}, actor ${deletedBy.actor ?? 'none'} (deletion ${deletedBy.id})`;
     yield `    reason: ${deletedBy.reason}`;
   }
+  if (erasedBy !== null) {
+    yield `  erased: seq ${erasedBy.seq}, ${erasedBy.timestamp}, requested by ${erasedBy.requestedBy ?? 'unknown'}, actor ${erasedBy.actor ?? 'none'} (erasure ${erasedBy.id})`;
+    yield `    reason: ${erasedBy.reason}`;
+  }
 }
 
 function describe(event: Sequenced): string {
   const who = `actor ${event.actor ?? 'none'}, source ${event.source}`;
+  if (isErased(event)) return `${event.kind}, ${who}: erased (its words are gone for good)`;
   switch (event.kind) {
     case 'message':
       return `speaker ${event.speaker}, ${who}: ${JSON.stringify(preview(event.content))}`;
@@ -57,6 +62,7 @@ function describe(event: Sequenced): string {
     case 'recall':
       return `query ${JSON.stringify(preview(event.query))}, ${event.recalled.length} ids recalled, ${who}`;
     case 'deletion':
+    case 'erasure':
       return `${event.targets.length} targets, reason ${JSON.stringify(preview(event.reason))}, ${who}`;
   }
 }

@@ -140,8 +140,8 @@ async function write(
 ): Promise<boolean> {
   stream.context.ensureOpen();
   const proposed = toWrite.map((event) => {
-    const { id, type, data } = encodeEvent(event);
-    return jsonEvent({ id, type, data });
+    const { id, type, version, data } = encodeEvent(event);
+    return jsonEvent({ id, type, data, metadata: { schemaVersion: version } });
   });
   try {
     await stream.context.client.appendToStream(stream.streamName, proposed, {

@@ -1,11 +1,12 @@
 /**
- * The file layout of the EventStoreDB id index (eventstoredb.id-index.ts), version 1.
+ * The file layout of the EventStoreDB id index (eventstoredb.id-index.ts), version 2 (version 1
+ * had no erasure columns).
  *
  * - `esdb_index_streams`: one row per memory stream (keyed by stream name, so stores with other
  *   stream prefixes can share a file), its integer key, and the checkpoint: the last seq applied
  *   and the id of the event there, written in the same transaction as the rows it covers.
  * - `esdb_index_ids`: per memory and id, the kind as a small code, the seq, and for deleted
- *   content the id and seq of the first Deletion. Ids are 16 bytes (text only for an id that is
+ *   content the id and seq of the first Deletion, and of the Erasure for erased content. Ids are 16 bytes (text only for an id that is
  *   not a canonical UUID), keyed (memory, id) without a rowid.
  *
  * It is derived data: every row can be rebuilt by reading the streams, so a file of another
@@ -17,7 +18,7 @@ import Database from 'better-sqlite3';
 import { MemoryError, type EventKind } from '../../core/index.js';
 
 /** The layout version this code writes; a file holding any other is dropped and rebuilt. */
-export const ID_INDEX_LAYOUT_VERSION = '1';
+export const ID_INDEX_LAYOUT_VERSION = '2';
 
 /** Kinds as `esdb_index_ids.kind` stores them. Part of the layout: never renumber one. */
 export const KIND_CODES = {
@@ -25,6 +26,7 @@ export const KIND_CODES = {
   document: 1,
   recall: 2,
   deletion: 3,
+  erasure: 4,
 } as const satisfies Record<EventKind, number>;
 
 const KINDS = new Map<number, EventKind>(
@@ -64,6 +66,8 @@ CREATE TABLE IF NOT EXISTS esdb_index_ids (
   seq         INTEGER NOT NULL,
   deleted_by  ANY,
   deleted_seq INTEGER,
+  erased_by   ANY,
+  erased_seq  INTEGER,
   PRIMARY KEY (mem, id)
 ) STRICT, WITHOUT ROWID;
 `;

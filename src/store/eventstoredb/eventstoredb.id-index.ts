@@ -53,6 +53,8 @@ interface EntryRow {
   seq: number;
   deleted_by: Uint8Array | string | null;
   deleted_seq: number | null;
+  erased_by: Uint8Array | string | null;
+  erased_seq: number | null;
 }
 interface CheckpointRow {
   last_seq: number | null;
@@ -68,6 +70,7 @@ interface Statements {
   readonly entry: Database.Statement<[number, IdKey], EntryRow>;
   readonly put: Write<[number, IdKey, number, number]>;
   readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
+  readonly markErased: Write<[IdKey, number, number, IdKey]>;
   readonly clear: Write<[number]>;
 }
 
@@ -84,7 +87,8 @@ function prepare(db: Database.Database): Statements {
       'UPDATE esdb_index_streams SET last_seq = ?, last_id = ? WHERE mem = ?',
     ),
     entry: db.prepare<[number, IdKey], EntryRow>(
-      'SELECT kind, seq, deleted_by, deleted_seq FROM esdb_index_ids WHERE mem = ? AND id = ?',
+      `SELECT kind, seq, deleted_by, deleted_seq, erased_by, erased_seq FROM esdb_index_ids
+        WHERE mem = ? AND id = ?`,
     ),
     // REPLACE: an id the stream holds twice is indexed at its later event, as a Map would.
     put: db.prepare<[number, IdKey, number, number]>(
@@ -94,6 +98,10 @@ function prepare(db: Database.Database): Statements {
     markDeleted: db.prepare<[IdKey, number, number, IdKey]>(
       `UPDATE esdb_index_ids SET deleted_by = ?, deleted_seq = ?
         WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
+    ),
+    markErased: db.prepare<[IdKey, number, number, IdKey]>(
+      `UPDATE esdb_index_ids SET erased_by = ?, erased_seq = ?
+        WHERE mem = ? AND id = ? AND erased_seq IS NULL`,
     ),
     clear: db.prepare<[number]>('DELETE FROM esdb_index_ids WHERE mem = ?'),
   };
@@ -216,6 +224,10 @@ export class IdIndex {
             for (const target of event.targets) {
               this.sql.markDeleted.run(id, event.seq, mem, idKey(target));
             }
+          } else if (event.kind === 'erasure') {
+            for (const target of event.targets) {
+              this.sql.markErased.run(id, event.seq, mem, idKey(target));
+            }
           }
           last = event.seq;
           lastId = id;
@@ -269,7 +281,11 @@ export class IdIndex {
       row.deleted_by === null || row.deleted_seq === null
         ? null
         : { id: idOfKey(row.deleted_by), seq: row.deleted_seq };
-    return { kind: kindOfCode(row.kind, this.where), seq: row.seq, deletedBy };
+    const erasedBy =
+      row.erased_by === null || row.erased_seq === null
+        ? null
+        : { id: idOfKey(row.erased_by), seq: row.erased_seq };
+    return { kind: kindOfCode(row.kind, this.where), seq: row.seq, deletedBy, erasedBy };
   }
 
   private gap(expected: number, actual: number): never {

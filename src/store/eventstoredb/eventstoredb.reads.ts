@@ -11,7 +11,7 @@ import {
   type EventStoreDBClient,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import { MemoryError, type Sequenced } from '../../core/index.js';
+import { MemoryError, UNVERSIONED, type Sequenced } from '../../core/index.js';
 import type { AppendLimits } from '../append-input.js';
 import { decodeEvent } from '../codec.js';
 import {
@@ -67,7 +67,24 @@ export function decodeResolved(stream: EsdbStream, resolved: ResolvedEvent): Seq
       { details: { where: stream.where } },
     );
   }
-  return decodeEvent(recorded.type, recorded.data, Number(recorded.revision), stream.where);
+  return decodeEvent(
+    recorded.type,
+    recorded.data,
+    Number(recorded.revision),
+    stream.where,
+    schemaVersionOf(recorded.metadata),
+  );
+}
+
+/**
+ * The event schema version an event's metadata records (`schemaVersion`); memledger 0.1.0
+ * wrote no metadata, so an event without one is version 1.
+ */
+export function schemaVersionOf(metadata: unknown): unknown {
+  if (typeof metadata !== 'object' || metadata === null || metadata instanceof Uint8Array) {
+    return UNVERSIONED;
+  }
+  return (metadata as { schemaVersion?: unknown }).schemaVersion ?? UNVERSIONED;
 }
 
 /** A revision range to read: `count` events from `from`, walking in `direction`. */

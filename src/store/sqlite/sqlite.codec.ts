@@ -4,7 +4,13 @@
  * columns are not repeated in it). Decoding puts the columns back and validates through the
  * shared codec, so it rebuilds exactly the event that was appended.
  */
-import { EVENT_TYPES, MemoryError, type MemoryEvent, type Sequenced } from '../../core/index.js';
+import {
+  EVENT_TYPES,
+  EVENT_VERSIONS,
+  MemoryError,
+  type MemoryEvent,
+  type Sequenced,
+} from '../../core/index.js';
 import { decodeEvent, decodeTrustedJson, kindOfType, type EventType } from '../codec.js';
 
 /**
@@ -16,6 +22,7 @@ export const EVENT_TYPE_CODES = {
   Document: 2,
   Recall: 3,
   Deletion: 4,
+  Erasure: 5,
 } as const satisfies Record<EventType, number>;
 
 /**
@@ -23,9 +30,6 @@ export const EVENT_TYPE_CODES = {
  * behind the store's back): kept so that nothing is lost, rejected when read.
  */
 export const FOREIGN_TYPE_CODES = 1000;
-
-/** The event schema version this code writes in `event_log.version`. */
-export const EVENT_SCHEMA_VERSION = 1;
 
 const TYPE_OF_CODE = new Map<number, string>(
   Object.entries(EVENT_TYPE_CODES).map(([type, code]) => [code, type]),
@@ -70,7 +74,7 @@ export function encodeRow(event: MemoryEvent): EncodedRow {
   return {
     id: idKey(id),
     type: EVENT_TYPE_CODES[EVENT_TYPES[event.kind]],
-    version: EVENT_SCHEMA_VERSION,
+    version: EVENT_VERSIONS[event.kind],
     payload: JSON.stringify(rest),
   };
 }
@@ -80,6 +84,8 @@ export interface StoredRow {
   readonly seq: number;
   readonly id: Uint8Array | string;
   readonly type: number;
+  /** The event schema version the payload was written in (core/versions.ts). */
+  readonly version: number;
   readonly payload: string;
 }
 
@@ -90,7 +96,7 @@ export interface StoredRow {
  * each row. An unknown type is still refused.
  */
 export function decodeTrustedRow(row: StoredRow, type: string, where: string): Sequenced {
-  return decodeTrustedJson(type, row.payload, row.seq, where, { id: idOfKey(row.id) });
+  return decodeTrustedJson(type, row.payload, row.seq, where, { id: idOfKey(row.id) }, row.version);
 }
 
 /**
@@ -110,5 +116,11 @@ export function decodeRow(row: StoredRow, type: string, where: string): Sequence
     );
   }
   const kind = kindOfType(type, row.seq, where);
-  return decodeEvent(type, { kind, id: idOfKey(row.id), ...(data as object) }, row.seq, where);
+  return decodeEvent(
+    type,
+    { kind, id: idOfKey(row.id), ...(data as object) },
+    row.seq,
+    where,
+    row.version,
+  );
 }

@@ -129,6 +129,8 @@ function openDatabase(options: SqliteStoreOptions): Database.Database {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    // Freed pages are zeroed, so text the read models drop on an erasure leaves no trace.
+    db.pragma('secure_delete = ON');
     try {
       prepareLayout(db, options.path);
     } catch (error) {
@@ -159,12 +161,12 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       if (!row) continue;
       const deletedBy =
         row.deletion_id === null ? null : { id: idOfKey(row.deletion_id), seq: row.deletion_seq! };
+      const erasedBy =
+        row.erasure_id === null ? null : { id: idOfKey(row.erasure_id), seq: row.erasure_seq! };
       const kind = kindOfType(ctx.typeOf(row.type), row.seq, where);
       const event = row.payload === null ? undefined : decode({ ...row, payload: row.payload });
-      entries.set(
-        id,
-        event ? { kind, seq: row.seq, deletedBy, event } : { kind, seq: row.seq, deletedBy },
-      );
+      const entry = { kind, seq: row.seq, deletedBy, erasedBy };
+      entries.set(id, event ? { ...entry, event } : entry);
     }
     return entries;
   };
@@ -195,6 +197,14 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
             throw new MemoryError(
               'STORE_FAILED',
               `Deletion target ${target} has no row in ${where}.`,
+            );
+        }
+      } else if (event.kind === 'erasure') {
+        for (const target of event.targets) {
+          if (sql.insertErasure.run(lastInsertRowid, memoryId, idKey(target)).changes !== 1)
+            throw new MemoryError(
+              'STORE_FAILED',
+              `Erasure target ${target} has no row in ${where}.`,
             );
         }
       }

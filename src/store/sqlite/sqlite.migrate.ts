@@ -1,12 +1,13 @@
 /**
  * Opening a file: create the layout in a new file, migrate a file written by memledger 0.1.0
- * (layout version 1), refuse any version this code does not know. The migration is one
- * `BEGIN IMMEDIATE` transaction: a crash anywhere in it leaves the 0.1.0 file as it was, and
- * the next open migrates again. Tables the log does not own (read models) are left alone.
+ * (layout version 1) or 0.1.x (layout version 2, before erasure), refuse any version this code
+ * does not know. A migration is one `BEGIN IMMEDIATE` transaction: a crash anywhere in it leaves
+ * the file as it was, and the next open migrates again. Each migration leaves a record in
+ * `memledger_meta`. Tables the log does not own (read models) are left alone.
  */
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
-import { EVENT_SCHEMA_VERSION } from './sqlite.codec.js';
+import { UNVERSIONED } from '../../core/index.js';
 import {
   CREATE_EVENTS_VIEW,
   CREATE_LOG_TABLES,
@@ -19,6 +20,8 @@ import {
 
 /** The `memledger_meta` key of the record a migration from version 1 leaves. */
 export const MIGRATION_FROM_1_KEY = 'migration 1->2';
+/** The `memledger_meta` key of the record a migration from version 2 leaves. */
+export const MIGRATION_FROM_2_KEY = 'migration 2->3';
 
 /** What a migration records in `memledger_meta` (as JSON) under its key. */
 export interface MigrationRecord {
@@ -43,11 +46,12 @@ export function prepareLayout(db: Database.Database, path: string): void {
     // Read under the write lock: another process may have created or migrated the file meanwhile.
     const version = schemaVersionOf(db);
     if (version === '1') migrateFromVersion1(db);
+    else if (version === '2') migrateFromVersion2(db);
     else if (version === undefined || version === SQLITE_SCHEMA_VERSION) db.exec(CREATE_SCHEMA);
     else {
       throw new MemoryError(
         'STORE_FAILED',
-        `SQLite file ${path} has schema version ${version}; this memledger reads version ${SQLITE_SCHEMA_VERSION} (and migrates version 1).`,
+        `SQLite file ${path} has schema version ${version}; this memledger reads version ${SQLITE_SCHEMA_VERSION} (and migrates versions 1 and 2).`,
         { details: { path, version, reads: SQLITE_SCHEMA_VERSION } },
       );
     }
@@ -80,7 +84,7 @@ function migrateFromVersion1(db: Database.Database): void {
     registerType.run({ type });
   db.exec(`
     INSERT INTO event_log (memory, seq, id, type, version, payload)
-      SELECT m.key, e.seq, ${idKeySql('e.id')}, t.code, ${EVENT_SCHEMA_VERSION},
+      SELECT m.key, e.seq, ${idKeySql('e.id')}, t.code, ${UNVERSIONED},
              ${payloadSql('e.payload', 'e.id', 'e.type')}
         FROM events e
         JOIN memories m ON m.memory_id = e.memory_id
@@ -118,5 +122,17 @@ function migrateFromVersion1(db: Database.Database): void {
   db.prepare('INSERT INTO memledger_meta (key, value) VALUES (?, ?)').run(
     MIGRATION_FROM_1_KEY,
     JSON.stringify(record),
+  );
+}
+
+/** Layout 2 had no `event_erasures`: no erasure could be written then, so it starts empty. */
+function migrateFromVersion2(db: Database.Database): void {
+  db.exec(CREATE_LOG_TABLES);
+  db.prepare("UPDATE memledger_meta SET value = ? WHERE key = 'schema_version'").run(
+    SQLITE_SCHEMA_VERSION,
+  );
+  db.prepare('INSERT INTO memledger_meta (key, value) VALUES (?, ?)').run(
+    MIGRATION_FROM_2_KEY,
+    JSON.stringify({ from: '2', to: SQLITE_SCHEMA_VERSION, at: new Date().toISOString() }),
   );
 }

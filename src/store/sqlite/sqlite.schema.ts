@@ -1,5 +1,6 @@
 /**
- * The SQLite file layout, version 2 (version 1 was memledger 0.1.0's: see sqlite.migrate.ts).
+ * The SQLite file layout, version 3 (version 1 was memledger 0.1.0's, version 2 had no
+ * `event_erasures`: see sqlite.migrate.ts).
  *
  * - `event_log` is the log: a rowid table (rows up to a page stay on their page, where a
  *   WITHOUT ROWID row of ~1 KB spilled onto a mostly empty overflow page), one row per event:
@@ -7,17 +8,19 @@
  *   schema version it was written in, and the JSON of the remaining fields.
  * - `memories` maps each memory id to its key; `event_types` names the type codes, so the file
  *   reads on its own with any SQLite tool.
- * - `event_deletions` is the guard's index of deleted content: target row -> Deletion row.
+ * - `event_deletions` is the guard's index of deleted content: target row -> Deletion row;
+ *   `event_erasures` the same for erased content: target row -> Erasure row.
  * - `events` is a view in the 0.1.0 shape (`memory_id, seq, id, type, payload`), for people
  *   and tools reading the file; an INSERT into it is stored in the layout above.
  *
  * Every table of the log is insert-only: triggers abort any UPDATE or DELETE, so even a
  * hand-written statement cannot rewrite history.
  */
-import { EVENT_SCHEMA_VERSION, EVENT_TYPE_CODES, FOREIGN_TYPE_CODES } from './sqlite.codec.js';
+import { UNVERSIONED } from '../../core/index.js';
+import { EVENT_TYPE_CODES, FOREIGN_TYPE_CODES } from './sqlite.codec.js';
 
 /** The layout version this code writes and understands. */
-export const SQLITE_SCHEMA_VERSION = '2';
+export const SQLITE_SCHEMA_VERSION = '3';
 
 const appendOnly = (table: string, what: string) => `
 CREATE TRIGGER IF NOT EXISTS ${table}_append_only_update BEFORE UPDATE ON ${table}
@@ -59,10 +62,16 @@ CREATE TABLE IF NOT EXISTS event_deletions (
   target_pos   INTEGER PRIMARY KEY REFERENCES event_log (pos),
   deletion_pos INTEGER NOT NULL REFERENCES event_log (pos)
 ) STRICT;
+-- Which Erasure destroyed which content's words (the guard's ALREADY_ERASED; layout 3).
+CREATE TABLE IF NOT EXISTS event_erasures (
+  target_pos  INTEGER PRIMARY KEY REFERENCES event_log (pos),
+  erasure_pos INTEGER NOT NULL REFERENCES event_log (pos)
+) STRICT;
 ${appendOnly('memories', 'memories')}
 ${appendOnly('event_types', 'event types')}
 ${appendOnly('event_log', 'events')}
 ${appendOnly('event_deletions', 'deletions')}
+${appendOnly('event_erasures', 'erasures')}
 
 INSERT OR IGNORE INTO event_types (code, type) VALUES
   ${Object.entries(EVENT_TYPE_CODES)
@@ -123,7 +132,7 @@ CREATE TRIGGER IF NOT EXISTS events_insert INSTEAD OF INSERT ON events BEGIN
     NEW.seq,
     ${idKeySql('NEW.id')},
     (SELECT code FROM event_types WHERE type = NEW.type),
-    ${EVENT_SCHEMA_VERSION},
+    ${UNVERSIONED},
     ${payloadSql('NEW.payload', 'NEW.id', 'NEW.type')});
 END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_update INSTEAD OF UPDATE ON events

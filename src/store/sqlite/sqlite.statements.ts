@@ -9,9 +9,12 @@ export interface EntryRow {
   readonly seq: number;
   readonly id: Uint8Array | string;
   readonly type: number;
+  readonly version: number;
   readonly payload: string | null;
   readonly deletion_id: Uint8Array | string | null;
   readonly deletion_seq: number | null;
+  readonly erasure_id: Uint8Array | string | null;
+  readonly erasure_seq: number | null;
 }
 
 /** The prepared statements of the SQLite store: inserts and selects only. */
@@ -37,6 +40,8 @@ export interface Statements {
   >;
   /** deletion pos, memory id, target id key. */
   readonly insertDeletion: Database.Statement<[number | bigint, string, Buffer | string]>;
+  /** erasure pos, memory id, target id key. */
+  readonly insertErasure: Database.Statement<[number | bigint, string, Buffer | string]>;
   /** Plucked: the name of a type code memledger does not write (found in a migrated file). */
   readonly typeName: Database.Statement<[number], string>;
 }
@@ -49,10 +54,13 @@ export function prepareStatements(db: Database.Database): Statements {
   const entry = (payload: string) =>
     // A point lookup on (memory, id); the Deletion's id and seq come from its own row.
     db.prepare<[string, Buffer | string], EntryRow>(
-      `SELECT e.seq, e.id, e.type, ${payload} AS payload, d.id AS deletion_id, d.seq AS deletion_seq
+      `SELECT e.seq, e.id, e.type, e.version, ${payload} AS payload,
+              d.id AS deletion_id, d.seq AS deletion_seq, r.id AS erasure_id, r.seq AS erasure_seq
          FROM event_log e
          LEFT JOIN event_deletions x ON x.target_pos = e.pos
          LEFT JOIN event_log d ON d.pos = x.deletion_pos
+         LEFT JOIN event_erasures y ON y.target_pos = e.pos
+         LEFT JOIN event_log r ON r.pos = y.erasure_pos
         WHERE e.memory = ${MEMORY} AND e.id = ?`,
     );
   return {
@@ -69,15 +77,15 @@ export function prepareStatements(db: Database.Database): Statements {
     entryWithPayload: entry('e.payload'),
     entry: entry('NULL'),
     readForwards: db.prepare<[string, number, number, number], EventRow>(
-      `SELECT seq, id, type, payload FROM event_log
+      `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?`,
     ),
     eventsAt: db.prepare<[string, string], EventRow>(
-      `SELECT seq, id, type, payload FROM event_log
+      `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq IN (SELECT value FROM json_each(?))`,
     ),
     readBackwards: db.prepare<[string, number, number, number], EventRow>(
-      `SELECT seq, id, type, payload FROM event_log
+      `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ?`,
     ),
     insertEvent: db.prepare<[string, number, Buffer | string, number, number, string]>(
@@ -86,6 +94,10 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     insertDeletion: db.prepare<[number | bigint, string, Buffer | string]>(
       `INSERT INTO event_deletions (target_pos, deletion_pos)
+       SELECT target.pos, ? FROM event_log target WHERE target.memory = ${MEMORY} AND target.id = ?`,
+    ),
+    insertErasure: db.prepare<[number | bigint, string, Buffer | string]>(
+      `INSERT INTO event_erasures (target_pos, erasure_pos)
        SELECT target.pos, ? FROM event_log target WHERE target.memory = ${MEMORY} AND target.id = ?`,
     ),
     typeName: db.prepare<[number], string>('SELECT type FROM event_types WHERE code = ?').pluck(),

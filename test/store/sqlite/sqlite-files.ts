@@ -52,6 +52,7 @@ const WIRE_TYPES = {
   document: 'Document',
   recall: 'Recall',
   deletion: 'Deletion',
+  erasure: 'Erasure',
 };
 
 /** A row of 0.1.0's `events`, as the 0.1.0 store wrote one (or as a hand-written insert did). */

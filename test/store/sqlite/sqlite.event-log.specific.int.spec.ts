@@ -55,9 +55,9 @@ describe('SQLite store on a real file', () => {
       expect(
         raw.prepare('SELECT memory, seq, type, version FROM event_log ORDER BY pos').all(),
       ).toEqual([
-        { memory: 1, seq: 0, type: 1, version: 1 },
-        { memory: 1, seq: 1, type: 2, version: 1 },
-        { memory: 2, seq: 0, type: 1, version: 1 },
+        { memory: 1, seq: 0, type: 1, version: 2 },
+        { memory: 1, seq: 1, type: 2, version: 2 },
+        { memory: 2, seq: 0, type: 1, version: 2 },
       ]);
     } finally {
       raw.close();
@@ -70,7 +70,7 @@ describe('SQLite store on a real file', () => {
     try {
       expect(
         raw.prepare("SELECT value FROM memledger_meta WHERE key = 'schema_version'").pluck().get(),
-      ).toBe('2');
+      ).toBe('3');
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();

@@ -14,6 +14,7 @@ import { replay } from '../../../src/core/index.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite.event-log.js';
 import { message } from '../../support/events.js';
 import { asJson, realisticLog, stateOf, writeVersion1File } from './sqlite-files.js';
+import { SQLITE_SCHEMA_VERSION } from '../../../src/store/sqlite/sqlite.schema.js';
 
 jest.setTimeout(180_000);
 
@@ -111,7 +112,7 @@ describe('SQLite migration killed with SIGKILL', () => {
       } finally {
         await store.close();
       }
-      expect(versionOf(path)).toBe('2');
+      expect(versionOf(path)).toBe(SQLITE_SCHEMA_VERSION);
     },
   );
 

@@ -59,15 +59,15 @@ describe('SQLite file written by memledger 0.1.0', () => {
     try {
       expect(await store.memoryIds()).toEqual(Object.keys(expectedStates).sort());
       for (const [memoryId, state] of Object.entries(expectedStates))
-        expect(await stateOf(store, memoryId)).toEqual(state);
+        expect(await stateOf(store, memoryId)).toEqual({ ...state, erased: {} });
     } finally {
       await store.close();
     }
     const meta = metaOf(path);
-    expect(meta.schema_version).toBe('2');
+    expect(meta.schema_version).toBe('3');
     expect(JSON.parse(meta[MIGRATION_FROM_1_KEY]!)).toEqual({
       from: '1',
-      to: '2',
+      to: '3',
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown,
       events: 49,
       deletions: 5,
@@ -108,7 +108,10 @@ describe('SQLite file written by memledger 0.1.0', () => {
     const record = metaOf(path)[MIGRATION_FROM_1_KEY];
     const store = openSqliteStore({ path });
     try {
-      expect(await stateOf(store, 'ops.team-1')).toEqual(expectedStates['ops.team-1']);
+      expect(await stateOf(store, 'ops.team-1')).toEqual({
+        ...expectedStates['ops.team-1'],
+        erased: {},
+      });
     } finally {
       await store.close();
     }

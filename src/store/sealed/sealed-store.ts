@@ -1,0 +1,221 @@
+/**
+ * A store whose content is sealed at rest, and so can be erased: the decorator every adapter
+ * gets when a key store is configured (`keys`). Below it, the adapter keeps sealed events as
+ * they are (its guard, idempotency and limits see the sealed form); above it, every read path —
+ * reads, get, subscriptions, the read models' page loads and append hook — sees plain words,
+ * or the erasure marker once an Erasure destroyed the item's key.
+ *
+ * An erasure is ordered so that a crash anywhere is repaired on the next open:
+ * 1. `beginErasure`: the intent (erasure id, targets) is recorded in the key store; keys intact;
+ * 2. the Erasure is appended to the log (the guard checks its targets: deleted content);
+ * 3. `completeErasure`: the keys are destroyed and tombstoned, the intent dropped.
+ * On open, each intent left behind is completed when its Erasure is in the log, and abandoned
+ * (keys kept) when it is not: an item is either erased with its Erasure on record, or not
+ * erased at all with its key intact.
+ */
+import {
+  MemoryError,
+  deepFreeze,
+  erasedForm,
+  isContentKind,
+  isMemoryError,
+  isValidated,
+  markValidated,
+  parseEvent,
+  type Erasure,
+  type MemoryEvent,
+  type Sequenced,
+} from '../../core/index.js';
+import type { KeyStore } from '../../keys/index.js';
+import { appendLimitsOf, permitErasure, type SizedEventLog } from '../append-input.js';
+import type {
+  AppendOptions,
+  EmbeddedDatabase,
+  EventLog,
+  MemoryStore,
+  ReadOptions,
+  SubscribeOptions,
+} from '../event-log.port.js';
+import { isSealed, openEvent, openEvents, sealEvents } from './content-sealing.js';
+
+/** A memory store whose content can be erased (see {@link sealedStore}). */
+export interface SealedMemoryStore extends MemoryStore {
+  /** The key store holding each item's data key. */
+  readonly keys: KeyStore;
+  /** Resolves once intents left by a stopped process are repaired (every operation waits for it). */
+  readonly ready: Promise<void>;
+}
+
+/**
+ * Seals `inner`'s content with keys from `keys`. The sealed store owns the key store: closing it
+ * closes both.
+ */
+export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemoryStore {
+  const ready = repairErasures(inner, keys);
+  // Keep a failed repair from surfacing as an unhandled rejection: every operation re-throws it.
+  ready.catch(() => undefined);
+  const embedded = inner.embedded && sealedEmbedded(inner.embedded, keys);
+  return {
+    description: inner.description,
+    keys,
+    ready,
+    log: (memoryId) => sealedLog(inner.log(memoryId), keys, ready, inner.embedded),
+    memoryIds: async () => {
+      await ready;
+      return inner.memoryIds();
+    },
+    async close() {
+      await ready.catch(() => undefined);
+      await inner.close();
+      keys.close();
+    },
+    ...(embedded ? { embedded } : {}),
+  };
+}
+
+/** The read models' view of the store's database: page loads and the append hook see plain words. */
+function sealedEmbedded(embedded: EmbeddedDatabase, keys: KeyStore): EmbeddedDatabase {
+  return {
+    database: embedded.database,
+    onAppend: (hook) =>
+      embedded.onAppend((memoryId, written) => hook(memoryId, openEvents(keys, memoryId, written))),
+    eventsAt(memoryId, seqs) {
+      const events = embedded.eventsAt(memoryId, seqs);
+      const opened = openEvents(keys, memoryId, [...events.values()]);
+      return new Map(opened.map((event) => [event.seq, event]));
+    },
+  };
+}
+
+function sealedLog(
+  log: EventLog,
+  keys: KeyStore,
+  ready: Promise<void>,
+  embedded: EmbeddedDatabase | undefined,
+): SizedEventLog {
+  const { memoryId } = log;
+  return {
+    memoryId,
+    get limits() {
+      return appendLimitsOf(log);
+    },
+    async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
+      await ready;
+      const events = acceptInput(input);
+      const erasures = events.filter((e): e is Erasure => e.kind === 'erasure');
+      const sealed = sealEvents(keys, memoryId, events);
+      for (const erasure of erasures) await beginErasure(log, keys, erasure);
+      let stored: readonly Sequenced[];
+      try {
+        stored = await log.append(sealed.map(permitErasure), options);
+      } catch (error) {
+        for (const erasure of erasures) keys.abandonErasure(memoryId, erasure.id);
+        throw error;
+      }
+      for (const erasure of erasures) completeErasure(keys, memoryId, erasure);
+      if (erasures.length > 0 && embedded) scrubWal(embedded);
+      return openEvents(keys, memoryId, stored);
+    },
+    async *read(options: ReadOptions = {}) {
+      await ready;
+      for await (const event of log.read(options)) yield openEvent(keys, memoryId, event);
+    },
+    async get(id: string) {
+      await ready;
+      const event = await log.get(id);
+      return event && openEvent(keys, memoryId, event);
+    },
+    async lastSeq() {
+      await ready;
+      return log.lastSeq();
+    },
+    async *subscribe(options: SubscribeOptions = {}) {
+      await ready;
+      for await (const event of log.subscribe(options)) yield openEvent(keys, memoryId, event);
+    },
+  };
+}
+
+/**
+ * Validates what a caller appends, as the adapter would, before anything is sealed. An erased
+ * item (an export's marker: words `null`, `erased: true`) is accepted for import: its other
+ * fields are checked with placeholder words, and it is stored sealed with no words.
+ */
+function acceptInput(input: readonly MemoryEvent[]): MemoryEvent[] {
+  if (!Array.isArray(input)) return input as MemoryEvent[]; // the adapter names the error
+  return input.map((event: unknown) => {
+    if (isValidated(event)) return event as MemoryEvent;
+    const fields = event as Record<string, unknown> | null;
+    if (fields?.erased !== true || !isContentKind(fields.kind as MemoryEvent['kind'])) {
+      return parseEvent(event);
+    }
+    const { erased: _erased, ...rest } = fields;
+    const placeholder =
+      fields.kind === 'message' ? { content: '-' } : { name: '-', text: '-', sha256: undefined };
+    const parsed = parseEvent(JSON.parse(JSON.stringify({ ...rest, ...placeholder })));
+    return markValidated(deepFreeze(erasedForm(parsed)));
+  });
+}
+
+/**
+ * Step 1: the intent. A target with no key holds plain text (written before encryption was on)
+ * and cannot be erased; an unknown id or a non-content event gets the guard's own error.
+ */
+async function beginErasure(log: EventLog, keys: KeyStore, erasure: Erasure): Promise<void> {
+  const known = keys.lookup(log.memoryId, erasure.targets);
+  for (const target of erasure.targets) {
+    if (known.has(target)) continue;
+    const event = await log.get(target);
+    if (event === undefined) {
+      throw new MemoryError(
+        'ERASURE_TARGET_UNKNOWN',
+        `Erasure target ${target} does not exist in memory ${log.memoryId}.`,
+        { details: { id: target, memoryId: log.memoryId } },
+      );
+    }
+    if (!isContentKind(event.kind)) {
+      throw new MemoryError(
+        'ERASURE_TARGET_NOT_CONTENT',
+        `Erasure target ${target} is a ${event.kind}, not a message or document: only content is erased.`,
+        { details: { id: target, kind: event.kind } },
+      );
+    }
+    if (!isSealed(event)) {
+      throw new MemoryError(
+        'ERASURE_UNAVAILABLE',
+        `Item ${target} of memory ${log.memoryId} was stored in plain text (before encryption was on): it can be deleted, not erased.`,
+        { details: { id: target, memoryId: log.memoryId } },
+      );
+    }
+  }
+  keys.beginErasure(log.memoryId, erasure.id, erasure.targets);
+}
+
+/** Step 3: the keys destroyed (the intent recorded again first, should a repair have dropped it). */
+function completeErasure(keys: KeyStore, memoryId: string, erasure: Erasure): void {
+  try {
+    keys.beginErasure(memoryId, erasure.id, erasure.targets);
+  } catch (error) {
+    // Already erased: another process's repair completed it. Anything else is a real failure.
+    if (!isMemoryError(error, 'ALREADY_ERASED')) throw error;
+  }
+  keys.completeErasure(memoryId, erasure.id);
+}
+
+/** After an erasure the store file's WAL may hold page images with the dropped search text. */
+function scrubWal(embedded: EmbeddedDatabase): void {
+  try {
+    embedded.database.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // Busy: a reader holds an old snapshot; the next erasure (or close) checkpoints again.
+  }
+}
+
+/** On open: every intent is completed (its Erasure is in the log) or abandoned (it is not). */
+async function repairErasures(inner: MemoryStore, keys: KeyStore): Promise<void> {
+  for (const pending of keys.pendingErasures()) {
+    const erasure = await inner.log(pending.memoryId).get(pending.erasureId);
+    if (erasure?.kind === 'erasure') keys.completeErasure(pending.memoryId, pending.erasureId);
+    else keys.abandonErasure(pending.memoryId, pending.erasureId);
+  }
+}
