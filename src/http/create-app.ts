@@ -5,14 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER } from '../nest.js';
+import { AppLogger } from './app-logger.js';
+import { appMetrics, startTracing, type AppTracing } from './app-telemetry.js';
+import { exitOnSignals } from './graceful-shutdown.js';
 import { type HttpConfig, resolveHttpConfig } from './http-config.js';
 import { HttpApiModule } from './http-api.module.js';
+import { InFlightRequests } from './in-flight-requests.js';
 import { TimedExpressAdapter } from './node-server.js';
 import { setupOpenApi } from './openapi.js';
+import { requestTelemetry } from './request-telemetry.js';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -21,13 +27,19 @@ const { version } = JSON.parse(
 /** The application, ready to listen (or to be driven by supertest after `init()`). */
 export async function createApp(config: HttpConfig = {}): Promise<NestExpressApplication> {
   const resolved = resolveHttpConfig(config);
+  // The process's meter provider (read by /metrics) exists before any instrument records.
+  appMetrics();
+  const logger =
+    resolved.logger === false ? false : new AppLogger(resolved.logFormat, resolved.logger);
   // The adapter's server carries the timeouts, answers refused requests as JSON, and closes
   // open event streams on `close()`.
   const app = await NestFactory.create<NestExpressApplication>(
     HttpApiModule.forRoot(resolved),
     new TimedExpressAdapter(resolved),
-    { bodyParser: false, logger: resolved.logger },
+    { bodyParser: false, logger },
   );
+  // First, so the request's span and ids cover body parsing and every route.
+  app.use(requestTelemetry(new Logger('memledger-http'), app.get(InFlightRequests)));
   app.useBodyParser('json', { limit: resolved.bodyLimit });
   app.useStaticAssets(resolved.webDir, { index: 'index.html', maxAge: 0 });
   setupOpenApi(app, version);
@@ -42,17 +54,42 @@ export interface RunningServer {
   readonly url: string;
   /** The memledger it serves; `description` names the store. */
   readonly memledger: Memledger;
-  /** Stops listening, ends open streams, stops the projections and closes the store. */
+  /**
+   * Stops listening, ends open streams, stops the projections, closes the store and flushes
+   * traces; once, however often it is called.
+   */
   close(): Promise<void>;
+}
+
+let tracing: Promise<AppTracing | undefined> | undefined;
+
+/** The process's tracing, started from the environment on the first server (once). */
+function processTracing(): Promise<AppTracing | undefined> {
+  tracing ??= startTracing(process.env);
+  return tracing;
 }
 
 /** Creates the application and listens on `config.host`:`config.port` (127.0.0.1:3000). */
 export async function startServer(config: HttpConfig = {}): Promise<RunningServer> {
   const resolved = resolveHttpConfig(config);
+  const traces = await processTracing();
   const app = await createApp(config);
-  // SIGINT/SIGTERM close the app, so open memories close and the store closes.
-  app.enableShutdownHooks();
   await app.init();
+  let closing: Promise<void> | undefined;
+  // SIGTERM/SIGINT: stop accepting, finish what is under way, close the store, exit 0.
+  const detach = exitOnSignals({
+    app,
+    timeoutMs: resolved.shutdownTimeoutMs,
+    close: () => close(),
+  });
+  const close = () => {
+    closing ??= (async () => {
+      detach();
+      await app.close();
+      await traces?.shutdown();
+    })();
+    return closing;
+  };
   // Listening on the server itself (not app.listen) so a busy port is one clear error for the
   // caller to report, not also a stack in Nest's log.
   const httpServer = app.getHttpServer();
@@ -65,7 +102,7 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
       });
     });
   } catch (error) {
-    await app.close();
+    await close();
     throw listenError(error, resolved.host, resolved.port);
   }
   const { port } = app.getHttpServer().address() as AddressInfo;
@@ -74,7 +111,7 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
     app,
     url: `http://${host}:${port}`,
     memledger: app.get<Memledger>(MEMLEDGER),
-    close: () => app.close(),
+    close,
   };
 }
 

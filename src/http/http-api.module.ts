@@ -4,34 +4,48 @@
  */
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
 import { MemoryModule } from '../nest.js';
 import { ApiTokenGuard } from './api-token.guard.js';
+import { HealthController } from './health.controller.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
+import { InFlightRequests } from './in-flight-requests.js';
 import { McpController } from './mcp.controller.js';
 import { MemoryErrorFilter } from './memory-error.filter.js';
 import { MemoryReadsController } from './memory-reads.controller.js';
 import { MemoryStreamController } from './memory-stream.controller.js';
 import { MemoryWritesController } from './memory-writes.controller.js';
+import { MetricsController } from './metrics.controller.js';
 import { NotFoundController } from './not-found.controller.js';
+import { OperationsMetrics } from './operations-metrics.js';
+import { SseClients } from './sse-clients.js';
 
-/** The HTTP API over one memledger store. */
+/** The HTTP API over one memledger store, with its health, metrics and shutdown parts. */
 @Module({})
 export class HttpApiModule {
   /** The module for one configuration. */
   static forRoot(config: ResolvedHttpConfig): DynamicModule {
     return {
       module: HttpApiModule,
-      imports: [MemoryModule.forRoot({ ...config.memory, store: config.store })],
+      imports: [
+        MemoryModule.forRoot({ ...config.memory, store: config.store }),
+        TerminusModule.forRoot({ errorLogStyle: 'json' }),
+      ],
       // The stream controller comes first: `events/stream` must win over `events/:id`.
       controllers: [
         MemoryStreamController,
         MemoryWritesController,
         MemoryReadsController,
         McpController,
+        HealthController,
+        MetricsController,
         NotFoundController,
       ],
       providers: [
         { provide: HTTP_CONFIG, useValue: config },
+        SseClients,
+        InFlightRequests,
+        OperationsMetrics,
         { provide: APP_GUARD, useClass: ApiTokenGuard },
         { provide: APP_FILTER, useClass: MemoryErrorFilter },
       ],

@@ -7,6 +7,7 @@ import type { LogLevel } from '@nestjs/common';
 import { MemoryError } from '../core/index.js';
 import type { MemoryModuleOptions } from '../nest.js';
 import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
+import { levelsFrom, type LogFormat } from './app-logger.js';
 import { HEARTBEAT_MS } from './sse-session.js';
 
 /** The largest request body accepted, in bytes (5 MiB). Larger bodies answer 413. */
@@ -71,6 +72,21 @@ export interface HttpConfig {
    * @defaultValue 15000
    */
   readonly sseHeartbeatMs?: number;
+  /**
+   * Log lines as JSON objects (for collectors) or readable coloured lines (for a terminal).
+   * @defaultValue 'json'
+   */
+  readonly logFormat?: LogFormat;
+  /**
+   * Milliseconds `/health/ready` gives the store to answer and the read models to catch up.
+   * @defaultValue 5000
+   */
+  readonly readyTimeoutMs?: number;
+  /**
+   * Milliseconds a SIGTERM/SIGINT shutdown may take (in-flight requests, event streams, the
+   * store, telemetry) before the process exits anyway, with code 1. @defaultValue 10000
+   */
+  readonly shutdownTimeoutMs?: number;
 }
 
 /** {@link HttpConfig} with every default applied. */
@@ -88,6 +104,9 @@ export interface ResolvedHttpConfig {
   readonly idleTimeoutMs: number;
   readonly sseBufferBytes: number;
   readonly sseHeartbeatMs: number;
+  readonly logFormat: LogFormat;
+  readonly readyTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
 }
 
 /** DI token of the {@link ResolvedHttpConfig}. */
@@ -112,6 +131,9 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
     idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     sseBufferBytes: config.sseBufferBytes ?? DEFAULT_SSE_BUFFER_BYTES,
     sseHeartbeatMs: config.sseHeartbeatMs ?? HEARTBEAT_MS,
+    logFormat: config.logFormat ?? 'json',
+    readyTimeoutMs: config.readyTimeoutMs ?? 5000,
+    shutdownTimeoutMs: config.shutdownTimeoutMs ?? 10_000,
   };
 }
 
@@ -136,6 +158,8 @@ function integersFromEnv(env: NodeJS.ProcessEnv): Partial<HttpConfig> {
     requestTimeoutMs: envInteger(env, 'MEMLEDGER_REQUEST_TIMEOUT_MS'),
     idleTimeoutMs: envInteger(env, 'MEMLEDGER_IDLE_TIMEOUT_MS'),
     sseBufferBytes: envInteger(env, 'MEMLEDGER_SSE_BUFFER_BYTES'),
+    readyTimeoutMs: envInteger(env, 'MEMLEDGER_READY_TIMEOUT_MS'),
+    shutdownTimeoutMs: envInteger(env, 'MEMLEDGER_SHUTDOWN_TIMEOUT_MS'),
   };
   return Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined));
 }
@@ -149,12 +173,38 @@ export function readModelsFromEnv(env: NodeJS.ProcessEnv): string {
   return env.MEMLEDGER_READ_MODELS?.trim() || './data/read-models.db';
 }
 
+/** The names Nest gives its log levels, each with the levels above it. */
+const LOG_LEVELS: readonly LogLevel[] = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'];
+
+/** `MEMLEDGER_LOG_LEVEL` (the lowest level written) and `MEMLEDGER_LOG_FORMAT` (json, pretty). */
+function loggingFromEnv(env: NodeJS.ProcessEnv): Partial<HttpConfig> {
+  const level = env.MEMLEDGER_LOG_LEVEL?.trim().toLowerCase();
+  const format = env.MEMLEDGER_LOG_FORMAT?.trim().toLowerCase();
+  const invalid = (name: string, value: string, allowed: readonly string[]) =>
+    new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid ${name} ${JSON.stringify(value)}: must be one of ${allowed.join(', ')}.`,
+      { issues: [{ path: name, message: `must be one of ${allowed.join(', ')}` }] },
+    );
+  if (level && !LOG_LEVELS.includes(level as LogLevel)) {
+    throw invalid('MEMLEDGER_LOG_LEVEL', level, LOG_LEVELS);
+  }
+  if (format && format !== 'json' && format !== 'pretty') {
+    throw invalid('MEMLEDGER_LOG_FORMAT', format, ['json', 'pretty']);
+  }
+  return {
+    ...(level ? { logger: levelsFrom(level as LogLevel) } : {}),
+    ...(format ? { logFormat: format as LogFormat } : {}),
+  };
+}
+
 /**
  * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the store
  * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`) and
  * `MEMLEDGER_READ_MODELS`, and the timeouts `MEMLEDGER_HEADERS_TIMEOUT_MS`,
- * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`, and the event stream's
- * `MEMLEDGER_SSE_BUFFER_BYTES`.
+ * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`, the event stream's
+ * `MEMLEDGER_SSE_BUFFER_BYTES`, and operations: `MEMLEDGER_LOG_LEVEL`, `MEMLEDGER_LOG_FORMAT`,
+ * `MEMLEDGER_TRACE_QUERIES`, `MEMLEDGER_READY_TIMEOUT_MS`, `MEMLEDGER_SHUTDOWN_TIMEOUT_MS`.
  */
 export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const port = env.PORT?.trim();
@@ -169,9 +219,14 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
   }
   const token = env.MEMLEDGER_API_TOKEN?.trim();
   const store = storeConfigFromEnv(env);
+  const captureQueries = env.MEMLEDGER_TRACE_QUERIES?.trim().toLowerCase() === 'true';
   return {
     store,
-    memory: { readModels: readModelsFromEnv(env) },
+    memory: {
+      readModels: readModelsFromEnv(env),
+      ...(captureQueries ? { telemetry: { captureQueries } } : {}),
+    },
+    ...loggingFromEnv(env),
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(token ? { apiToken: token } : {}),

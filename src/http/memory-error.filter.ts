@@ -14,6 +14,7 @@ import {
 import type { HttpRequest as Request, HttpResponse as Response } from './http-types.js';
 import { isMemoryError, type MemoryErrorCode, type ValidationIssue } from '../core/index.js';
 import { HttpApiError, type HttpErrorCode } from './http-error.js';
+import { countRejected } from '../telemetry/index.js';
 import { redactSecrets } from './redact.js';
 
 /** Every code an API error body can carry. */
@@ -199,6 +200,12 @@ export class MemoryErrorFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const { status, body } = publicError(error, request);
+    if (request.method === 'POST' && status >= 400 && status < 500) {
+      // A write refused before its command ran (validation) is a rejected command too.
+      const route = (request as { route?: { path?: unknown } }).route?.path;
+      const operation = typeof route === 'string' ? `POST ${route}` : 'POST (no route)';
+      countRejected(isMemoryError(error) ? error : body, operation);
+    }
     if (status >= 500) {
       // The URL may carry `?access_token=`, the error a connection string: neither is logged.
       this.logger.error(

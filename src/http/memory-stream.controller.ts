@@ -15,6 +15,7 @@ import { publicError } from './memory-error.filter.js';
 import { MemoryIdFromPath } from './memory-params.js';
 import { ApiErrorResponses, ApiMemoryIdParam, ApiQueryFrom, ApiTextResponse } from './openapi.js';
 import { MAX_EVENTS_PAGE, StreamQuery } from './request-schemas.js';
+import { SseClients } from './sse-clients.js';
 import { drained, runEventStream, STREAM_PAGE } from './sse-session.js';
 import { queryPipe } from './zod-validation.pipe.js';
 
@@ -41,6 +42,7 @@ export class MemoryStreamController {
     @Inject(QueryBus) private readonly queries: QueryBus,
     @Inject(MemoryEvents) private readonly events: MemoryEvents,
     @Inject(HTTP_CONFIG) private readonly config: ResolvedHttpConfig,
+    @Inject(SseClients) private readonly clients: SseClients,
   ) {}
 
   /**
@@ -83,6 +85,8 @@ export class MemoryStreamController {
     });
     response.flushHeaders();
     response.write('retry: 2000\n\n');
+    // Counted for the metric, and ended with a reconnect hint if the server shuts down.
+    this.clients.add(response);
     await runEventStream(
       response,
       {

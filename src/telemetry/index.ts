@@ -13,6 +13,7 @@ export {
   SpanName,
 } from './semconv.js';
 export { traceMemledger, untraced } from './traced-memledger.js';
+export { countRejected } from './rejections.js';
 export { readModelLag, type ReadModelLag } from './read-model-lag.js';
 export { storeKindOf, traceStore } from './traced-store.js';
 export { errorCodeOf, markFailed, memledgerTracer, traced } from './tracing.js';

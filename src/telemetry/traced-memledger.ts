@@ -13,7 +13,8 @@ import {
   type OperationSpec,
 } from './memory-operations.js';
 import { GenAiAttr, MemledgerAttr } from './semconv.js';
-import { errorCodeOf, traced } from './tracing.js';
+import { countRejected } from './rejections.js';
+import { traced } from './tracing.js';
 
 export type { MemoryTelemetryOptions } from './memory-operations.js';
 
@@ -99,13 +100,7 @@ function run(
       if (spec.name === 'recall') recordRecall(result, started);
       return result;
     } catch (error) {
-      const code = errorCodeOf(error);
-      if (spec.command && code) {
-        memledgerInstruments().rejected.add(1, {
-          [MemledgerAttr.errorCode]: code,
-          [MemledgerAttr.operation]: spec.name,
-        });
-      }
+      if (spec.command) countRejected(error, spec.name);
       throw error;
     }
   });

@@ -1,0 +1,59 @@
+/**
+ * The gauges read at collection time: open memories, and the read models' lag behind their logs
+ * (the largest over the most recently used open memories, in events and in seconds). Registered
+ * while the application runs; they read through the untraced store, so a scrape makes no spans.
+ */
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { metrics, type BatchObservableCallback, type Observable } from '@opentelemetry/api';
+import type { Memledger } from '../memory/index.js';
+import { MEMLEDGER, MEMORY_STORE } from '../nest.js';
+import type { MemoryStore } from '../store/event-log.port.js';
+import { MetricName, readModelLag, SCOPE, type ReadModelLag } from '../telemetry/index.js';
+
+/** The open-memory and lag gauges of one application. */
+@Injectable()
+export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
+  /** The last lag measured (by a scrape or a readiness check). */
+  readonly lag: () => Promise<ReadModelLag>;
+  private stop: (() => void) | undefined;
+
+  constructor(
+    @Inject(MEMLEDGER) private readonly memledger: Memledger,
+    @Inject(MEMORY_STORE) store: MemoryStore,
+  ) {
+    this.lag = readModelLag(memledger, store);
+  }
+
+  onModuleInit(): void {
+    const meter = metrics.getMeter(SCOPE);
+    const open = meter.createObservableGauge(MetricName.openMemories, {
+      description: 'Memories open in this process (their read models ready to answer).',
+      unit: '{memory}',
+    });
+    const lagEvents = meter.createObservableGauge(MetricName.lagEvents, {
+      description: 'Largest number of events the read models of an open memory lack.',
+      unit: '{event}',
+    });
+    const lagSeconds = meter.createObservableGauge(MetricName.lagSeconds, {
+      description: 'Longest time the read models of an open memory have been seen behind.',
+      unit: 's',
+    });
+    const observed: Observable[] = [open, lagEvents, lagSeconds];
+    const callback: BatchObservableCallback = async (result) => {
+      result.observe(open, this.memledger.openMemories().length);
+      try {
+        const lag = await this.lag();
+        result.observe(lagEvents, lag.events);
+        result.observe(lagSeconds, lag.seconds);
+      } catch {
+        // A store that does not answer leaves the lag unreported; readiness says why.
+      }
+    };
+    meter.addBatchObservableCallback(callback, observed);
+    this.stop = () => meter.removeBatchObservableCallback(callback, observed);
+  }
+
+  onModuleDestroy(): void {
+    this.stop?.();
+  }
+}
