@@ -27,7 +27,12 @@ import {
   type Sequenced,
 } from '../../core/index.js';
 import type { KeyStore } from '../../keys/index.js';
-import { appendLimitsOf, permitErasure, type SizedEventLog } from '../append-input.js';
+import {
+  appendLimitsOf,
+  permitErasure,
+  type AppendLimits,
+  type SizedEventLog,
+} from '../append-input.js';
 import type {
   AppendOptions,
   EmbeddedDatabase,
@@ -97,7 +102,7 @@ function sealedLog(
   return {
     memoryId,
     get limits() {
-      return appendLimitsOf(log);
+      return sealedLimits(appendLimitsOf(log));
     },
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
       await ready;
@@ -133,6 +138,22 @@ function sealedLog(
       await ready;
       for await (const event of log.subscribe(options)) yield openEvent(keys, memoryId, event);
     },
+  };
+}
+
+/**
+ * The adapter measures sealed events: the words grow by base64's 4/3 plus the cipher's IV and
+ * tag (about 60 bytes an event), so the plain-text limits a caller splits by (the CLI import)
+ * are scaled down to what still fits once sealed: 3/4 of an event, 1/1.45 of an append (the
+ * per-event overhead weighs most on the smallest events, ~1.4x at 180 bytes).
+ */
+function sealedLimits(limits: AppendLimits): AppendLimits {
+  return {
+    store: limits.store,
+    eventBytes: Math.floor(Math.max(0, limits.eventBytes - 64) * 0.75),
+    appendBytes: Number.isFinite(limits.appendBytes)
+      ? Math.floor(limits.appendBytes / 1.45)
+      : limits.appendBytes,
   };
 }
 
