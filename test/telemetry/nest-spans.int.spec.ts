@@ -3,6 +3,7 @@
  * Recall command sent while an agent's model-call span is active gives a `search_memory` span
  * under it, carrying the Recall's seq and ids; a Deletion gives a `delete_memory` span carrying
  * its targets; the store append nests under each; no content and (by default) no query text.
+ * The metric instruments count appends by kind, recalls and refusals (in-memory metric exporter).
  */
 import { SpanKind, trace } from '@opentelemetry/api';
 import { CommandBus } from '@nestjs/cqrs';
@@ -17,6 +18,7 @@ import {
 import {
   allAttributeText,
   childrenOf,
+  counterValue,
   onlySpan,
   registerTestOtel,
   type TestOtel,
@@ -143,6 +145,46 @@ describe('Nest command spans', () => {
     expect(deletion.parentSpanContext?.spanId).toBe(parent.spanId);
     expect(deletion.attributes['error.type']).toBe('DELETION_TARGET_UNKNOWN');
     expect(deletion.status).toEqual({ code: 2, message: 'DELETION_TARGET_UNKNOWN' });
+  });
+});
+
+describe('Nest command metrics', () => {
+  it('counts appended events by kind, measures recalls and counts refusals by code', async () => {
+    const app = await bootModule();
+    try {
+      const before = await otel.collect();
+      const message = await app.commands.execute(
+        new RecordMessageCommand(undefined, { speaker: 'user', content: SECRET_CONTENT }),
+      );
+      await app.commands.execute(new RecallCommand(undefined, { query: QUERY }));
+      await app.commands
+        .execute(
+          new DeleteContentCommand(undefined, {
+            targets: [message.id, message.id],
+            reason: 'twice',
+          }),
+        )
+        .catch(() => undefined);
+
+      const after = await otel.collect();
+      const moved = (name: string, where = {}) =>
+        counterValue(after, name, where) - counterValue(before, name, where);
+      const store = { 'memledger.store': 'in-memory' };
+      expect(
+        moved('memledger.events.appended', { ...store, 'memledger.event.kind': 'message' }),
+      ).toBe(1);
+      expect(
+        moved('memledger.events.appended', { ...store, 'memledger.event.kind': 'recall' }),
+      ).toBe(1);
+      expect(
+        moved('memledger.commands.rejected', { 'memledger.operation': 'delete_content' }),
+      ).toBe(1);
+      const recalls = after.find((m) => m.descriptor.name === 'memledger.recall.duration');
+      expect(recalls?.descriptor.unit).toBe('s');
+      expect(recalls?.dataPoints).toHaveLength(1);
+    } finally {
+      await app.moduleRef.close();
+    }
   });
 });
 

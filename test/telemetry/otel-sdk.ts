@@ -84,7 +84,7 @@ export function childrenOf(spans: readonly ReadableSpan[], parent: ReadableSpan)
 export function allAttributeText(spans: readonly ReadableSpan[]): string {
   return spans
     .map((span) =>
-      [span.name, ...Object.values(span.attributes as Attributes).map(String)].join(' '),
+      [span.name, ...Object.values(span.attributes).map(String)].join(' '),
     )
     .join('\n');
 }
