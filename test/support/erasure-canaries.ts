@@ -102,8 +102,8 @@ export async function runCanaryOps(
 
 /** The erased canaries found in `value` (as JSON): empty when the reads forgot them. */
 export function erasedCanariesIn(value: unknown, log: CanaryLog): string[] {
-  const json = JSON.stringify(value, (_key, v: unknown) =>
-    v instanceof Map ? Object.fromEntries(v) : v,
+  const json = JSON.stringify(value, (_key, v: unknown): unknown =>
+    v instanceof Map ? (Object.fromEntries(v) as unknown) : v,
   );
   return [...log.erased].filter((word) => json.includes(word));
 }
