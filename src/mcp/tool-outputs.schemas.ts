@@ -56,6 +56,15 @@ export const DeletionOutput = z.looseObject({
   requestedBy: z.string().optional(),
 });
 
+/** A stored erasure: deleted content whose words were destroyed. */
+export const ErasureOutput = z.looseObject({
+  kind: z.literal('erasure'),
+  ...common,
+  targets: z.array(z.string()),
+  reason: z.string(),
+  requestedBy: z.string().optional(),
+});
+
 /** A message or a document deleted by now, returned without its text (see withheld-content.ts). */
 export const WithheldOutput = z.looseObject({
   kind: z.enum(['message', 'document']),
@@ -139,10 +148,13 @@ export const StateAtOutput = z.object({
     deleted: z.number().int(),
   }),
   deleted: z.record(z.string(), DeletionOutput),
+  erased: z
+    .record(z.string(), ErasureOutput)
+    .describe('Of the deleted ids on this page, those erased by then: their words are gone.'),
   recallStats: z.record(z.string(), RecallStatOutput),
 });
 
-/** Result of `history`: written, recalled by which queries, deleted by whom. */
+/** Result of `history`: written, recalled by which queries, deleted and erased by whom. */
 export const HistoryOutput = z.object({
   memoryId,
   event: z.union([MessageOutput, DocumentOutput, WithheldOutput, EventOutput]),
@@ -157,4 +169,5 @@ export const HistoryOutput = z.object({
     }),
   ),
   deletedBy: DeletionOutput.nullable(),
+  erasedBy: ErasureOutput.nullable(),
 });

@@ -106,15 +106,21 @@ export function keysFromEnv(
   env: NodeJS.ProcessEnv = process.env,
 ): KeysConfig | undefined {
   if (!encryptionFromEnv(env)) return undefined;
+  const keyEnv = Object.fromEntries(
+    KEY_VARIABLES.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])),
+  );
   if (store.kind === 'sqlite' && store.path !== ':memory:') {
-    return { kind: 'beside', path: store.path, env };
+    return { kind: 'beside', path: store.path, env: keyEnv };
   }
   if (store.kind === 'eventstoredb') {
     const index = store.idIndex && store.idIndex !== ':memory:' ? store.idIndex : './data/x';
-    return { kind: 'beside', path: join(dirname(index), 'eventstoredb'), env };
+    return { kind: 'beside', path: join(dirname(index), 'eventstoredb'), env: keyEnv };
   }
   return undefined;
 }
+
+/** The variables that place the key store and its master key (src/keys/index.ts). */
+const KEY_VARIABLES = ['MEMLEDGER_KEY_STORE', 'MEMLEDGER_MASTER_KEY', 'MEMLEDGER_MASTER_KEY_FILE'];
 
 async function openAdapter(config: StoreKind): Promise<MemoryStore> {
   switch (config.kind) {

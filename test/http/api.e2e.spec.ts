@@ -76,7 +76,7 @@ describe('HTTP API on SQLite: every route', () => {
     expect(state.visibleMessages).toEqual([]);
     expect(state.deleted[m.id]).toEqual(d);
     const lookup = (await request(t.server).get(`${M}/events/${m.id}`).expect(200)).body;
-    expect(lookup).toEqual({ event: m, deleted: true, deletedBy: d });
+    expect(lookup).toEqual({ event: m, deleted: true, deletedBy: d, erasedBy: null });
   });
 
   it('GET state?upToSeq= shows the state as it stood after that event, paged by offset/limit', async () => {

@@ -11,7 +11,12 @@ describe('application configuration from the environment', () => {
   it('uses SQLite at MEMLEDGER_DB, and EventStoreDB with a read-model file when EVENTSTORE_URL is set', () => {
     expect(httpConfigFromEnv({ MEMLEDGER_DB: '/srv/m.db', PORT: '8080', HOST: '0.0.0.0' })).toEqual(
       {
-        store: { kind: 'sqlite', path: '/srv/m.db' },
+        store: {
+          kind: 'sqlite',
+          path: '/srv/m.db',
+          // Content sealed by default: the key store beside the database.
+          keys: { kind: 'beside', path: '/srv/m.db', env: {} },
+        },
         memory: { readModels: './data/read-models.db' },
         host: '0.0.0.0',
         port: 8080,
@@ -40,7 +45,14 @@ describe('application configuration from the environment', () => {
       idIndex: '/var/esdb-index.db',
       maxAppendBytes: 524_288,
       deadlineMs: 2000,
+      keys: { kind: 'beside', path: '/var/eventstoredb', env: {} },
     });
+    expect(
+      httpConfigFromEnv({ MEMLEDGER_DB: '/srv/m.db', MEMLEDGER_ENCRYPTION: 'off' }).store,
+    ).toEqual({ kind: 'sqlite', path: '/srv/m.db' });
+    expect(() => httpConfigFromEnv({ MEMLEDGER_ENCRYPTION: 'maybe' })).toThrow(
+      /Invalid MEMLEDGER_ENCRYPTION "maybe": must be on or off/,
+    );
     expect(() =>
       httpConfigFromEnv({ EVENTSTORE_URL: 'esdb://x:2113', MEMLEDGER_ESDB_DEADLINE_MS: '2s' }),
     ).toThrow(/Invalid MEMLEDGER_ESDB_DEADLINE_MS "2s": must be a positive integer/);

@@ -127,6 +127,7 @@ describe.each(kinds)('MemoryModule commands and queries on $name', (kind) => {
       event: secret,
       deleted: true,
       deletedBy: deletion,
+      erasedBy: null,
     });
     const history = await queries.execute(new GetItemHistoryQuery(undefined, secret.id));
     expect(history.event).toEqual(secret);
