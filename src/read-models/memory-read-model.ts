@@ -7,6 +7,8 @@
 import { Observable, Subject } from 'rxjs';
 import { isMemoryError, MemoryError, type Sequenced } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
+import { GenAiAttr, MemledgerAttr, SpanName } from '../telemetry/semconv.js';
+import { traced } from '../telemetry/tracing.js';
 import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
 
 /** Events applied per transaction while catching up. */
@@ -64,7 +66,16 @@ export class MemoryReadModel {
     if (this.verified && this.checkpoint >= head) return this.checkpoint;
     while (this.running) await this.running.catch(() => undefined);
     if (this.verified && this.checkpoint >= head) return this.checkpoint;
-    this.running = this.applyUpTo(head, progress);
+    // A span only when there is work: the caught-up path above costs nothing extra.
+    this.running = traced(
+      SpanName.catchUp,
+      { [GenAiAttr.storeId]: this.log.memoryId, [MemledgerAttr.fromSeq]: this.checkpoint + 1 },
+      async (span) => {
+        const reached = await this.applyUpTo(head, progress);
+        span.setAttribute(MemledgerAttr.checkpoint, reached);
+        return reached;
+      },
+    );
     try {
       return await this.running;
     } finally {

@@ -10,11 +10,14 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Test, type TestingModule } from '@nestjs/testing';
 import {
   DeleteContentCommand,
+  MEMORY_STORE,
   MemoryModule,
   RecallCommand,
   RecordMessageCommand,
   type MemoryModuleOptions,
 } from '../../src/nest.js';
+import { createMessage } from '../../src/core/index.js';
+import type { MemoryStore } from '../../src/store/event-log.port.js';
 import {
   allAttributeText,
   childrenOf,
@@ -127,6 +130,34 @@ describe('Nest command spans', () => {
     });
     expect(childrenOf(spans, deletion).map((s) => s.name)).toContain('memledger.store.append');
     expect(allAttributeText(spans)).not.toContain('4-8-15-16');
+  });
+
+  it('traces the read models catching up with what another writer appended', async () => {
+    await app.commands.execute(new RecallCommand(undefined, { query: QUERY }));
+    // Appended past the facade, as another process would: the read models are now behind.
+    const store = app.moduleRef.get<MemoryStore>(MEMORY_STORE);
+    const [other] = await store
+      .log()
+      .append([createMessage({ speaker: 'other', content: SECRET_CONTENT })]);
+    otel.reset();
+
+    const { result } = await underModelCall(() =>
+      app.commands.execute(new RecallCommand(undefined, { query: QUERY })),
+    );
+
+    const spans = otel.spans();
+    const recall = onlySpan(spans, 'search_memory');
+    const catchUp = onlySpan(spans, 'memledger.read_models.catch_up');
+    // Whoever needs the new event first catches up: the recall (the span nests under it) or the
+    // module's live follower of the log (a span of its own, outside any request).
+    expect([undefined, recall.spanContext().spanId]).toContain(catchUp.parentSpanContext?.spanId);
+    expect(catchUp.attributes).toMatchObject({
+      'gen_ai.memory.store.id': 'default',
+      'memledger.read.from_seq': 1,
+      'memledger.read_models.checkpoint': 1,
+    });
+    expect(childrenOf(spans, catchUp).map((s) => s.name)).toContain('memledger.store.read');
+    expect(result.recall.recalled).toContain(other!.id);
   });
 
   it('marks a refused command with its error code and no message', async () => {
