@@ -37,6 +37,8 @@ export async function auditableRecall(
       },
     );
   }
+  const locked = await recallUnderWriteLock(log, models, settings, request, limit);
+  if (locked) return locked;
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
     // Catching up reads the log directly (no waiting for a poll) before each attempt.
     const head = await models.catchUp();
@@ -82,6 +84,60 @@ export async function auditableRecall(
       details: { memoryId: log.memoryId, attempts: settings.recallRetries + 1 },
     },
   );
+}
+
+/**
+ * Invariant 8 without retries, where the store can compute under its write lock (SQLite) and
+ * the retriever answers synchronously (BM25): the read models are brought to the head inside
+ * the lock, the items retrieved at that head and the Recall appended before anyone else can
+ * write — another process on the same file included. `undefined` when this path does not apply
+ * (the caller then computes optimistically and retries).
+ */
+async function recallUnderWriteLock(
+  log: EventLog,
+  models: MemoryReadModel,
+  settings: MemorySettings,
+  request: RecallRequest,
+  limit: number,
+): Promise<RecallResult | undefined> {
+  if (!log.appendComputed || !settings.retriever.synchronous || !models.db.embedded) {
+    return undefined;
+  }
+  // Verifies the checkpoint and applies most of what is new before taking the lock.
+  await models.catchUp();
+  const { db } = models;
+  let event: Recall | undefined;
+  const stored = await log.appendComputed((lastSeq) => {
+    const head = lastSeq ?? -1;
+    if (!models.catchUpWithin(head)) return undefined;
+    const ids = settings.retriever.retrieve({
+      memoryId: log.memoryId,
+      query: request.query,
+      limit,
+      asOfSeq: lastSeq,
+      keywordSearch: (query, max) =>
+        db.search.search(models.mem, query, { limit: max, asOfSeq: head }),
+    }) as readonly string[];
+    event = createRecall(
+      {
+        query: request.query,
+        recalled: [...ids],
+        sessionId: request.sessionId,
+        source: request.source,
+        actor: request.actor,
+      },
+      settings.defaults,
+    );
+    return [event];
+  });
+  if (!stored || !event) return undefined;
+  models.applyOwn(stored);
+  const recalled = event.recalled;
+  const items = db.read(() => {
+    const seqs = recalled.flatMap((id) => db.queries.item(models.mem, id)?.seq ?? []);
+    return db.queries.events<Sequenced<ContentEvent>>(models.mem, seqs);
+  });
+  return { recall: stored[0] as Sequenced<Recall>, items };
 }
 
 /** Waits `ms` milliseconds. */

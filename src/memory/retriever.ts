@@ -18,9 +18,15 @@ export interface RetrievalRequest {
  */
 export interface Retriever {
   retrieve(request: RetrievalRequest): Promise<readonly string[]> | readonly string[];
+  /**
+   * True when `retrieve` always returns an array at once (never a promise): recall may then run
+   * it under the store's write lock, where the log cannot move under it (no retries).
+   */
+  readonly synchronous?: boolean;
 }
 
 /** The default retriever: BM25+ over the memory's search projection. */
 export const bm25Retriever: Retriever = {
+  synchronous: true,
   retrieve: ({ query, limit, keywordSearch }) => keywordSearch(query, limit).map((hit) => hit.id),
 };

@@ -98,6 +98,29 @@ export class MemoryReadModel {
     this.db.apply(this.ownKey(), stored);
   }
 
+  /** True once the checkpoint was checked against the log (see `verify`). */
+  get isVerified(): boolean {
+    return this.verified;
+  }
+
+  /**
+   * Inside the store's write transaction (read models in the store's own file): applies what
+   * other processes appended since the checkpoint, up to `head`, synchronously. False, applying
+   * nothing, when not verified yet or more than one chunk behind (the caller catches up first).
+   */
+  catchUpWithin(head: number): boolean {
+    if (!this.verified) return false;
+    const checkpoint = this.checkpoint;
+    if (checkpoint >= head) return true;
+    if (head - checkpoint > CHUNK) return false;
+    const mem = this.ownKey();
+    const seqs = Array.from({ length: head - checkpoint }, (_, i) => checkpoint + 1 + i);
+    const events = this.db.queries.events(mem, seqs);
+    if (events.length !== seqs.length) return false;
+    this.db.apply(mem, events);
+    return this.checkpoint >= head;
+  }
+
   /** Drops this memory's rows and applies the whole log again. */
   async rebuild(progress?: Progress): Promise<number> {
     while (this.running) await this.running.catch(() => undefined);

@@ -23,6 +23,8 @@ export const NO_ROWS = 0;
 export interface ReadModelDb {
   /** Where they live, for messages. */
   readonly location: string;
+  /** True when they live in the store's own database (so its write lock covers them too). */
+  readonly embedded: boolean;
   readonly queries: ReadModelQueries;
   readonly wholeState: WholeState;
   readonly search: SearchReadModel;
@@ -67,7 +69,7 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
     const mem = models.createKey(memoryId);
     if (models.checkpoint(mem).seq === written[0]!.seq - 1) models.apply(mem, written);
   });
-  return { ...models, close: () => undefined };
+  return { ...models, embedded: true, close: () => undefined };
 }
 
 /** Read models in a file of their own (`:memory:` for a private in-memory database). */
@@ -102,7 +104,7 @@ export function openReadModelFile(path: string): ReadModelDb {
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   });
-  return { ...models, close: () => db.close() };
+  return { ...models, embedded: false, close: () => db.close() };
 }
 
 /**
@@ -123,7 +125,7 @@ function readModelsOn(
   location: string,
   withPayloads: boolean,
   loader: (memoryIdOf: (mem: number) => string) => LoadEvents,
-): Omit<ReadModelDb, 'close'> {
+): Omit<ReadModelDb, 'close' | 'embedded'> {
   const search = prepareSearchReadModel(db);
   const write = prepareWriter(db, search, withPayloads);
   const sql = {

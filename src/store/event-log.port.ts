@@ -56,6 +56,16 @@ export interface EventLog {
    * with no gap and no duplicate, until the signal aborts or the store closes.
    */
   subscribe(options?: SubscribeOptions): AsyncIterable<Sequenced>;
+  /**
+   * Optional (the SQLite store): computes events from the log's head and appends them under
+   * the store's write lock, so nothing — another process included — can move the log between
+   * the computation and the append. `compute` runs synchronously inside the lock, is given the
+   * head, and must not append itself; returning `undefined` appends nothing (resolves
+   * `undefined`). Recall uses it to keep invariant 8 without retries.
+   */
+  appendComputed?(
+    compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined,
+  ): Promise<readonly Sequenced[] | undefined>;
 }
 
 /** A store holding any number of memories, each its own log. */

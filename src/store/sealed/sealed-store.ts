@@ -121,6 +121,14 @@ function sealedLog(
       if (erasures.length > 0 && embedded) scrubWal(embedded);
       return openEvents(keys, memoryId, stored);
     },
+    // Computed appends (recall) write no content: nothing to seal, only what comes back to open.
+    ...(log.appendComputed && {
+      appendComputed: async (compute: Parameters<NonNullable<EventLog['appendComputed']>>[0]) => {
+        await ready;
+        const stored = await log.appendComputed!(compute);
+        return stored && openEvents(keys, memoryId, stored);
+      },
+    }),
     async *read(options: ReadOptions = {}) {
       await ready;
       for await (const event of log.read(options)) yield openEvent(keys, memoryId, event);

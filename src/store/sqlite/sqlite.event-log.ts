@@ -220,6 +220,14 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     return decision;
   };
   const guardedAppend = sql.db.transaction(appendTx);
+  const computedAppend = sql.db.transaction(
+    (compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined) => {
+      const head = lastSeq();
+      const computed = compute(head);
+      if (computed === undefined) return undefined;
+      return appendTx(validateAppendInput(computed, limits), head);
+    },
+  );
   const runHooks = sql.db.transaction(
     (hooks: readonly AppendHook[], id: string, written: readonly Sequenced[]) => {
       for (const hook of hooks) hook(id, written);
@@ -236,6 +244,11 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       );
       if (decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
       return decision.stored;
+    },
+    async appendComputed(compute) {
+      const decision = run('append', () => computedAppend.immediate(compute));
+      if (decision && decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
+      return decision?.stored;
     },
     async *read(options: ReadOptions = {}) {
       const range = resolveReadRange(options, run('read', lastSeq));
