@@ -1,16 +1,18 @@
 /**
  * The writes of one memory: record a message, add a document, the auditable recall, record a
- * recall computed by the caller, and delete content. Each answers 201 with what was stored.
+ * recall computed by the caller, delete content (and erase it too), and erase deleted content.
+ * Each answers 201 with what was stored.
  */
 import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { isMemoryError, type Sequenced } from '../core/index.js';
-import type { EventLookup } from '../memory/index.js';
+import { isMemoryError, MemoryError, type Deletion, type Sequenced } from '../core/index.js';
+import type { DeletionAndErasure, EventLookup } from '../memory/index.js';
 import {
   AddDocumentCommand,
   DeleteContentCommand,
+  EraseContentCommand,
   GetEventQuery,
   RecallCommand,
   RecordMessageCommand,
@@ -21,11 +23,12 @@ import { MemoryIdFromPath } from './memory-params.js';
 import {
   DeletionBody,
   DocumentBody,
+  ErasureBody,
   MessageBody,
   RecallBody,
   RecordRecallBody,
 } from './request-schemas.js';
-import { writeOrReturnRetried, type WriteRequest } from './retried-write.js';
+import { isRetryOf, writeOrReturnRetried, type WriteRequest } from './retried-write.js';
 import { bodyPipe } from './zod-validation.pipe.js';
 
 /** POST routes under `/api/memories/:memoryId`. */
@@ -43,15 +46,18 @@ export class MemoryWritesController {
     request: WriteRequest,
     command: () => Promise<T>,
   ): Promise<T> {
-    return writeOrReturnRetried(request, command, async (id) => {
-      try {
-        const found: EventLookup = await this.queries.execute(new GetEventQuery(memoryId, id));
-        return found.event;
-      } catch (error) {
-        if (isMemoryError(error, 'EVENT_NOT_FOUND')) return undefined;
-        throw error;
-      }
-    });
+    return writeOrReturnRetried(request, command, (id) => this.stored(memoryId, id));
+  }
+
+  /** The event stored under `id`, or undefined. */
+  private async stored(memoryId: string, id: string): Promise<Sequenced | undefined> {
+    try {
+      const found: EventLookup = await this.queries.execute(new GetEventQuery(memoryId, id));
+      return found.event;
+    } catch (error) {
+      if (isMemoryError(error, 'EVENT_NOT_FOUND')) return undefined;
+      throw error;
+    }
   }
 
   /** Records a message. */
@@ -131,24 +137,84 @@ export class MemoryWritesController {
     );
   }
 
-  /** Deletes content by a visible act. */
+  /** Deletes content by a visible act; with `erase: true`, erases it too in the same append. */
   @Post('deletions')
   @ApiMemoryIdParam()
   @ApiOperation({
-    summary: 'Delete content (a Deletion event: who, why, which items)',
+    summary: 'Delete content (a Deletion event: who, why, which items), optionally erase it too',
     description:
       'Targets must be visible messages or documents of this memory (409 otherwise). The targets ' +
-      'stay in the log, retrievable by id, but never again visible, searchable or recallable.',
+      'stay in the log, retrievable by id, but never again visible, searchable or recallable. ' +
+      'With `"erase": true` an Erasure of the same targets, reason and requester is appended ' +
+      'with the Deletion, atomically, and the answer is `{ deletion, erasure }` (409 ' +
+      '`ERASURE_UNAVAILABLE` on a store without keys, and nothing is written).',
   })
-  @ApiJsonBody(DeletionBody, 'The ids to delete, the reason and who asked.')
-  @ApiJsonResponse(201, 'Deletion', 'The stored Deletion, with its seq.')
+  @ApiJsonBody(DeletionBody, 'The ids to delete, the reason, who asked, and whether to erase too.')
+  @ApiJsonResponse(
+    201,
+    'DeletionResult',
+    'The stored Deletion, with its seq; with `erase: true`, `{ deletion, erasure }`.',
+  )
   @ApiErrorResponses(400, 409, 413, 415)
-  deleteContent(
+  async deleteContent(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DeletionBody, 'deletion body')) body: z.output<typeof DeletionBody>,
+  ): Promise<Sequenced<Deletion> | DeletionAndErasure> {
+    const { erase, ...input } = body;
+    const request: WriteRequest = { kind: 'deletion', body: input };
+    if (erase !== true) {
+      return this.write(memoryId, request, () =>
+        this.commands.execute(new DeleteContentCommand(memoryId, input)),
+      );
+    }
+    // The store refuses a repeated "erase too" before it sees the repeated id (the keys are
+    // gone), so a retry is recognized first: the Deletion under the client's id, as sent.
+    const retried = input.id === undefined ? undefined : await this.stored(memoryId, input.id);
+    if (retried !== undefined && retried.kind === 'deletion' && isRetryOf(retried, request)) {
+      return { deletion: retried, erasure: await this.erasureOf(memoryId, retried) };
+    }
+    return this.commands.execute(new DeleteContentCommand(memoryId, input, { erase: true }));
+  }
+
+  /** The Erasure of a deletion's first target (a retried "erase too" answers it again). */
+  private async erasureOf(
+    memoryId: string,
+    deletion: Sequenced<Deletion>,
+  ): Promise<DeletionAndErasure['erasure']> {
+    const found: EventLookup = await this.queries.execute(
+      new GetEventQuery(memoryId, deletion.targets[0]!),
+    );
+    if (found.erasedBy === null) {
+      throw new MemoryError(
+        'ID_CONFLICT',
+        `Deletion ${deletion.id} is on record without an erasure of its targets; retry without "erase": true, then erase them.`,
+        { details: { id: deletion.id } },
+      );
+    }
+    return found.erasedBy;
+  }
+
+  /** Erases content already deleted: the words destroyed, the act on record. */
+  @Post('erasures')
+  @ApiMemoryIdParam()
+  @ApiOperation({
+    summary: 'Erase deleted content (an Erasure event: who, why, which items)',
+    description:
+      'Targets must be deleted messages or documents of this memory, not yet erased. Their ' +
+      'per-item keys are destroyed: every read shows them as erased (content null, ' +
+      '`erased: true`) while the ids, seqs, times, the Deletion and the Erasure stay on record. ' +
+      '409: `ERASURE_TARGET_NOT_DELETED` (still visible), `ERASURE_TARGET_NOT_CONTENT`, ' +
+      '`ERASURE_TARGET_UNKNOWN`, `ALREADY_ERASED`, `ERASURE_UNAVAILABLE` (a store without keys).',
+  })
+  @ApiJsonBody(ErasureBody, 'The deleted ids to erase, the reason and who asked.')
+  @ApiJsonResponse(201, 'Erasure', 'The stored Erasure, with its seq.')
+  @ApiErrorResponses(400, 409, 413, 415)
+  eraseContent(
+    @MemoryIdFromPath() memoryId: string,
+    @Body(bodyPipe(ErasureBody, 'erasure body')) body: z.output<typeof ErasureBody>,
   ) {
-    return this.write(memoryId, { kind: 'deletion', body }, () =>
-      this.commands.execute(new DeleteContentCommand(memoryId, body)),
+    return this.write(memoryId, { kind: 'erasure', body }, () =>
+      this.commands.execute(new EraseContentCommand(memoryId, body)),
     );
   }
 }

@@ -32,7 +32,8 @@ type OverrideContext = Parameters<NonNullable<z.core.ToJSONSchemaParams['overrid
 
 /**
  * JSON carries none of two things the core schemas allow in-process: a `Date` (timestamps
- * arrive as strings with an offset) and `readonly` (which OpenAPI reads as "response only").
+ * arrive as strings with an offset) and `readonly` (which OpenAPI reads as "response only");
+ * and an erased field (always `null`) is documented so that generated clients keep it.
  */
 function overrideForJson({ zodSchema, jsonSchema }: OverrideContext): void {
   const def = zodSchema._zod.def;
@@ -46,6 +47,19 @@ function overrideForJson({ zodSchema, jsonSchema }: OverrideContext): void {
     });
   }
   if (def.type === 'readonly') delete (jsonSchema as JsonSchema).readOnly;
+  // An erased field is always null. Typed clients drop a property whose only value is null
+  // (openapi-fetch's `Readable` strips keys whose non-null type is `never`), so it is
+  // documented as a nullable string that can hold no text.
+  if (def.type === 'null') {
+    const json = jsonSchema as JsonSchema;
+    delete json.enum;
+    Object.assign(json, {
+      type: 'string',
+      nullable: true,
+      maxLength: 0,
+      description: 'Always null: the words were erased.',
+    });
+  }
   // A nullable reference (`allOf: [$ref]`) needs its type beside `nullable` in OpenAPI 3.0.
   if (def.type === 'nullable' && def.innerType._zod.def.type === 'object') {
     (jsonSchema as JsonSchema).type ??= 'object';

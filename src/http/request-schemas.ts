@@ -4,7 +4,7 @@
  * is generated from them, so the documented contract cannot drift from what is enforced.
  */
 import { z } from 'zod';
-import { Deletion, Document, Message, MemoryId, Recall } from '../core/index.js';
+import { Deletion, Document, Erasure, Message, MemoryId, Recall } from '../core/index.js';
 import { MAX_PAGE } from '../memory/index.js';
 
 /**
@@ -20,8 +20,20 @@ export const MessageBody = Message.omit(omitted).partial(filled);
 export const DocumentBody = Document.omit(omitted).partial(filled);
 /** Body of `POST recalls`: a recall the caller computed with its own retrieval. */
 export const RecordRecallBody = Recall.omit(omitted).partial(filled);
-/** Body of `POST deletions`. */
-export const DeletionBody = Deletion.omit(omitted).partial(filled);
+/**
+ * Body of `POST deletions`; `erase: true` also erases the targets in the same atomic append
+ * (the "erase too" of a deletion request: a Deletion then an Erasure, same reason and requester).
+ */
+export const DeletionBody = Deletion.omit(omitted)
+  .partial(filled)
+  .extend({
+    erase: z
+      .boolean({ message: 'must be true or false' })
+      .optional()
+      .describe('Also erase the targets (an Erasure appended with the Deletion, atomically).'),
+  });
+/** Body of `POST erasures`: content already deleted, made unrecoverable. */
+export const ErasureBody = Erasure.omit(omitted).partial(filled);
 
 /** The most items one auditable recall may return (the facade's own bound). */
 export const MAX_RECALL_LIMIT = 100;
@@ -45,6 +57,7 @@ export const REQUEST_BODIES = {
   recall: RecallBody,
   recalls: RecordRecallBody,
   deletions: DeletionBody,
+  erasures: ErasureBody,
 } as const;
 
 /**

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   Deletion,
   Document,
+  Erasure,
   EventId,
   Message,
   MemoryId,
@@ -21,9 +22,9 @@ import { STATUS_OF_CODE, type ApiErrorCode } from './memory-error.filter.js';
  * An event as the store returns it: `seq` assigned, and the common fields the server fills
  * (`sessionId`, `source`, `actor`: their defaults) always present.
  */
-function stored<S extends typeof Message | typeof Document | typeof Recall | typeof Deletion>(
-  event: S,
-) {
+function stored<
+  S extends typeof Message | typeof Document | typeof Recall | typeof Deletion | typeof Erasure,
+>(event: S) {
   const { sessionId, source, actor } = event.shape;
   return event.extend({
     seq: Seq,
@@ -32,6 +33,14 @@ function stored<S extends typeof Message | typeof Document | typeof Recall | typ
     actor: actor.unwrap(),
   });
 }
+
+/** The common fields as every stored event has them (the same for every kind). */
+const storedCommon = {
+  seq: Seq,
+  sessionId: Message.shape.sessionId.unwrap(),
+  source: Message.shape.source.unwrap(),
+  actor: Message.shape.actor.unwrap(),
+};
 
 /** A stored message. */
 export const SequencedMessage = stored(Message);
@@ -43,15 +52,52 @@ export const SequencedDocument = stored(Document).extend({
 export const SequencedRecall = stored(Recall);
 /** A stored deletion. */
 export const SequencedDeletion = stored(Deletion);
-/** A stored message or document: what a recall returns and a search finds. */
+/** A stored erasure: deleted content made unrecoverable, the act (who, why, when) kept. */
+export const SequencedErasure = stored(Erasure);
+/**
+ * A message an Erasure made unrecoverable, as every read shows it: `content` null and
+ * `erased: true`; id, seq, times, speaker and the common fields kept.
+ */
+export const ErasedMessage = Message.omit({ content: true }).extend({
+  ...storedCommon,
+  content: z.null(),
+  erased: z.literal(true),
+});
+/** A document an Erasure made unrecoverable: `name` and `text` null, no `sha256`, `erased: true`. */
+export const ErasedDocument = Document.omit({ name: true, text: true, sha256: true }).extend({
+  ...storedCommon,
+  mediaType: Document.shape.mediaType.unwrap(),
+  name: z.null(),
+  text: z.null(),
+  erased: z.literal(true),
+});
+/** A message as reads return it: its content, or the erasure marker. */
+export const StoredMessage = z.union([SequencedMessage, ErasedMessage]);
+/** A document as reads return it: its text, or the erasure marker. */
+export const StoredDocument = z.union([SequencedDocument, ErasedDocument]);
+/**
+ * A stored message or document with its words: what a recall returns and a search finds (both
+ * see visible content only, and erased content is always deleted).
+ */
 export const SequencedContent = z.discriminatedUnion('kind', [SequencedMessage, SequencedDocument]);
-/** Any stored event, discriminated by `kind`. */
-export const SequencedEvent = z.discriminatedUnion('kind', [
+/** Any stored event as reads return it (content possibly erased), by `kind`. */
+export const SequencedEvent = z.union([
   SequencedMessage,
+  ErasedMessage,
   SequencedDocument,
+  ErasedDocument,
   SequencedRecall,
   SequencedDeletion,
+  SequencedErasure,
 ]);
+
+/** `POST deletions` with `erase: true`: the Deletion and the Erasure, appended atomically. */
+export const DeletionAndErasure = z.strictObject({
+  deletion: SequencedDeletion,
+  erasure: SequencedErasure,
+});
+/** `POST deletions`: the Deletion, or with `erase: true` the Deletion and the Erasure. */
+export const DeletionResult = z.union([SequencedDeletion, DeletionAndErasure]);
 
 /** `GET /api/memories`: the ids of the memories that hold events. */
 export const MemoryIds = z.array(MemoryId);
@@ -75,8 +121,8 @@ const nextOffset = z.number().int().min(0).nullable();
 /** `GET state`: a page of the state's lists, now or as of a seq. */
 export const StatePage = z.strictObject({
   lastSeq: Seq.nullable(),
-  visibleMessages: z.array(SequencedMessage),
-  visibleDocuments: z.array(SequencedDocument),
+  visibleMessages: z.array(StoredMessage),
+  visibleDocuments: z.array(StoredDocument),
   page: z.strictObject({
     offset: z.number().int().min(0),
     limit: z.number().int().min(1),
@@ -94,6 +140,8 @@ export const StatePage = z.strictObject({
     deleted: z.number().int().min(0),
   }),
   deleted: z.record(z.string(), SequencedDeletion),
+  /** Of the deleted ids on this page, those erased by then -> the Erasure that did it. */
+  erased: z.record(z.string(), SequencedErasure),
   recallStats: RecallStats,
 });
 
@@ -115,11 +163,15 @@ export const SearchResult = z.strictObject({
 /** `GET search`: hits, best first. */
 export const SearchResults = z.array(SearchResult);
 
-/** `GET events/:id`: one event, and whether (and by which Deletion) it was deleted. */
+/**
+ * `GET events/:id`: one event, whether (and by which Deletion) it was deleted, and the Erasure
+ * that destroyed its words (the event then shows the erasure marker).
+ */
 export const EventLookup = z.strictObject({
   event: SequencedEvent,
   deleted: z.boolean(),
   deletedBy: SequencedDeletion.nullable(),
+  erasedBy: SequencedErasure.nullable(),
 });
 
 /** One recall that used an item: which query, when, by whom. */
@@ -132,11 +184,12 @@ export const RecallUse = z.strictObject({
   sessionId: Recall.shape.sessionId.unwrap(),
 });
 
-/** `GET items/:id/history`: when an item was written, every recall of it, its Deletion. */
+/** `GET items/:id/history`: when an item was written, every recall of it, its Deletion, its Erasure. */
 export const ItemHistory = z.strictObject({
   event: SequencedEvent,
   recalls: z.array(RecallUse),
   deletedBy: SequencedDeletion.nullable(),
+  erasedBy: SequencedErasure.nullable(),
 });
 
 /** One failing field of a refused request. */
@@ -174,6 +227,13 @@ export const RESPONSE_SCHEMAS = {
   Document: SequencedDocument,
   Recall: SequencedRecall,
   Deletion: SequencedDeletion,
+  Erasure: SequencedErasure,
+  ErasedMessage,
+  ErasedDocument,
+  StoredMessage,
+  StoredDocument,
+  DeletionAndErasure,
+  DeletionResult,
   Content: SequencedContent,
   Event: SequencedEvent,
   MemoryIds,

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { StoreConfig } from '../../src/store/open-store.js';
 import {
   createApp,
   startServer,
@@ -26,12 +27,35 @@ function tempDb(): { dir: string; dbPath: string } {
   return { dir, dbPath: join(dir, 'memledger.db') };
 }
 
+/** How the test store is opened. */
+export interface TestStoreOptions {
+  /**
+   * Seal content with a key store beside the file (`<db>.keys`, its master key in
+   * `<db>.master-key`), as `npm start` does, so content can be erased.
+   * @defaultValue false
+   */
+  readonly sealed?: boolean;
+}
+
+/** The SQLite store of a test app at `dbPath`, sealed when asked. */
+function testStore(dbPath: string, options: TestStoreOptions): StoreConfig {
+  return {
+    kind: 'sqlite',
+    path: dbPath,
+    pollMs: 20,
+    ...(options.sealed ? { keys: { kind: 'beside', path: dbPath, env: {} } } : {}),
+  };
+}
+
 /** Creates and initializes the app on a fresh SQLite file (no listening socket). */
-export async function openTestApp(config: HttpConfig = {}): Promise<TestApp> {
+export async function openTestApp(
+  config: HttpConfig = {},
+  options: TestStoreOptions = {},
+): Promise<TestApp> {
   const { dir, dbPath } = tempDb();
   const app = await createApp({
     logger: false,
-    store: { kind: 'sqlite', path: dbPath, pollMs: 20 },
+    store: testStore(dbPath, options),
     ...config,
   });
   await app.init();
@@ -49,13 +73,14 @@ export async function openTestApp(config: HttpConfig = {}): Promise<TestApp> {
 /** A listening server on 127.0.0.1 and a random port, on a fresh SQLite file. */
 export async function startTestServer(
   config: HttpConfig = {},
+  options: TestStoreOptions = {},
 ): Promise<RunningServer & { readonly dbPath: string }> {
   const { dir, dbPath } = tempDb();
   const server = await startServer({
     logger: false,
     host: '127.0.0.1',
     port: 0,
-    store: { kind: 'sqlite', path: dbPath, pollMs: 20 },
+    store: testStore(dbPath, options),
     ...config,
   });
   return {

@@ -52,7 +52,8 @@ describe('documented responses', () => {
   }
 
   beforeAll(async () => {
-    t = await openTestApp();
+    // Sealed, as `npm start` runs: erasures and erased items are among the real answers.
+    t = await openTestApp({}, { sealed: true });
     doc = (await request(t.server).get('/api/docs-json').expect(200)).body;
   });
   afterAll(async () => {
@@ -103,6 +104,17 @@ describe('documented responses', () => {
       reason: 'a secret',
     });
     expect(deletion.status).toBe(201);
+    const erasure = await answer('post', `${m}/erasures`, `${url}/erasures`, {
+      targets: [id],
+      reason: 'a secret, forgotten',
+    });
+    expect(erasure.status).toBe(201);
+    const both = await answer('post', `${m}/deletions`, `${url}/deletions`, {
+      targets: [(document.body as { id: string }).id],
+      reason: 'forget the runbook',
+      erase: true,
+    });
+    expect(both.status).toBe(201);
 
     const reads: [string, string, number][] = [
       ['/api/memories', '/api/memories', 200],
@@ -125,6 +137,8 @@ describe('documented responses', () => {
     const refusals: [string, object, number][] = [
       ['messages', { speaker: 'user' }, 400],
       ['deletions', { targets: [id], reason: 'again' }, 409],
+      ['erasures', { targets: [id], reason: 'again' }, 409],
+      ['erasures', { targets: [], reason: 'none' }, 400],
       ['recalls', { query: 'q', recalled: [UNKNOWN_ID] }, 409],
     ];
     for (const [route, body, status] of refusals) {

@@ -1,19 +1,30 @@
 /* eslint-disable @typescript-eslint/no-unsafe-assignment -- supertest bodies are untyped JSON, asserted field by field */
 import request from 'supertest';
 import { z } from 'zod';
-import { Deletion, Document, Message, Recall } from '../../src/core/index.js';
+import { Deletion, Document, Erasure, Message, Recall } from '../../src/core/index.js';
 import { REQUEST_JSON_SCHEMA_OPTIONS } from '../../src/http/index.js';
 import { openTestApp, type TestApp } from './http-app.js';
 
 const common = { kind: true, seq: true } as const;
 const filled = { id: true, timestamp: true } as const;
 
-/** The request schemas as the core defines them: the event minus kind and seq, id and time optional. */
+/**
+ * The request schemas as the core defines them: the event minus kind and seq, id and time
+ * optional (a deletion may also ask to erase its targets).
+ */
 const fromCore = {
   messages: Message.omit(common).partial(filled),
   documents: Document.omit(common).partial(filled),
   recalls: Recall.omit(common).partial(filled),
-  deletions: Deletion.omit(common).partial(filled),
+  deletions: Deletion.omit(common)
+    .partial(filled)
+    .extend({
+      erase: z
+        .boolean({ message: 'must be true or false' })
+        .optional()
+        .describe('Also erase the targets (an Erasure appended with the Deletion, atomically).'),
+    }),
+  erasures: Erasure.omit(common).partial(filled),
 };
 
 describe('OpenAPI document', () => {
@@ -50,6 +61,7 @@ describe('OpenAPI document', () => {
         `${m}/recall`,
         `${m}/recalls`,
         `${m}/deletions`,
+        `${m}/erasures`,
         `${m}/state`,
         `${m}/search`,
         `${m}/recall-stats`,

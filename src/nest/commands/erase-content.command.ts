@@ -1,0 +1,19 @@
+import { Command } from '@nestjs/cqrs';
+import type { Erasure, ErasureInput, Sequenced } from '../../core/index.js';
+
+/**
+ * Erases content already deleted: its words become unrecoverable (the per-item keys are
+ * destroyed) while the ids, seqs, times and both acts stay on record. Result: the stored
+ * Erasure. Refused with `ERASURE_TARGET_NOT_DELETED`, `ERASURE_TARGET_NOT_CONTENT`,
+ * `ERASURE_TARGET_UNKNOWN`, `ALREADY_ERASED`, or `ERASURE_UNAVAILABLE` on a store without keys.
+ */
+export class EraseContentCommand extends Command<Sequenced<Erasure>> {
+  constructor(
+    /** The memory; `undefined` addresses the module's default memory. */
+    readonly memoryId: string | undefined,
+    /** The event fields (targets, reason, requestedBy...), validated by the core factory. */
+    readonly input: ErasureInput,
+  ) {
+    super();
+  }
+}
