@@ -95,8 +95,23 @@ export default tseslint.config(
     ['src/core/**/*.ts'],
     [
       ...frameworkAndIo,
-      ...upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
+      ...upperLayers(
+        'keys',
+        'store',
+        'read-models',
+        'memory',
+        'nest',
+        'mcp',
+        'http',
+        'cli',
+        'telemetry',
+      ),
     ],
+  ),
+  // src/keys (per-item data keys, the master key) sits on the core; stores seal with it.
+  layer(
+    ['src/keys/**/*.ts'],
+    upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
   ),
   layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
