@@ -8,6 +8,18 @@ export type * from './store/event-log.port.js';
 export { openInMemoryStore } from './store/in-memory/in-memory.event-log.js';
 export { encodeEvent, decodeEvent, type EncodedEvent, type EventType } from './store/codec.js';
 export * from './memory/index.js';
+// OpenTelemetry instrumentation on @opentelemetry/api only (no-ops until an SDK is registered).
+export {
+  GenAiAttr,
+  MemledgerAttr,
+  MemoryOperation,
+  MetricName,
+  SpanName,
+  traceMemledger,
+  traceStore,
+  untraced,
+  type MemoryTelemetryOptions,
+} from './telemetry/index.js';
 export {
   openReadModelFile,
   READ_MODEL_VERSION,
