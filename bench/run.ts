@@ -18,17 +18,27 @@ import { benchStateAtSeq } from './state-at-seq.bench.js';
 
 const quick = process.argv.includes('--quick');
 const large = process.argv.includes('--large');
+/** `--only a,b`: run only the named benchmarks (the names below), e.g. `--only sqlite-append`. */
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt < 0 ? undefined : new Set(process.argv[onlyAt + 1]?.split(',') ?? []);
+const bench = async (name: string, run: () => Promise<void>) => {
+  if (!only || only.has(name)) await run();
+};
 console.log(`memledger benchmarks (${quick ? 'quick' : 'full'}) on Node ${process.version}`);
-await benchReplay(quick ? 100_000 : 1_000_000);
-await benchSqliteAppend(quick ? 200 : 1000, 1, 'FULL');
-await benchSqliteAppend(quick ? 1000 : 5000, 1, 'NORMAL');
-await benchSqliteAppend(quick ? 20 : 100, 100, 'NORMAL');
-await benchSqliteAppend(quick ? 20 : 100, 100, 'FULL');
-await benchEventStoreDbAppend(quick ? 200 : 1000);
-await benchDisk(quick ? 10_000 : 100_000);
-await benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 300);
-await benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300);
-await benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40);
-await benchIdleMemories(quick ? 1000 : 10_000, quick ? 2000 : 10_000);
-await benchOpenMemory(quick ? 100_000 : 1_000_000);
-if (large) await benchOpenMemory(10_000_000);
+await bench('replay', () => benchReplay(quick ? 100_000 : 1_000_000));
+await bench('sqlite-append', async () => {
+  await benchSqliteAppend(quick ? 200 : 1000, 1, 'FULL');
+  await benchSqliteAppend(quick ? 1000 : 5000, 1, 'NORMAL');
+  await benchSqliteAppend(quick ? 20 : 100, 100, 'NORMAL');
+  await benchSqliteAppend(quick ? 20 : 100, 100, 'FULL');
+});
+await bench('eventstoredb-append', () => benchEventStoreDbAppend(quick ? 200 : 1000));
+await bench('disk', () => benchDisk(quick ? 10_000 : 100_000));
+await bench('recall', () => benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 300));
+await bench('search', () => benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300));
+await bench('state-at-seq', () => benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40));
+await bench('idle-memories', () => benchIdleMemories(quick ? 1000 : 10_000, quick ? 2000 : 10_000));
+await bench('open-memory', async () => {
+  await benchOpenMemory(quick ? 100_000 : 1_000_000);
+  if (large) await benchOpenMemory(10_000_000);
+});
