@@ -4,7 +4,16 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { isMemoryError, parseEvent, type MemoryEvent } from '../core/index.js';
+import {
+  EVENT_KINDS,
+  isMemoryError,
+  MemoryError,
+  parseEvent,
+  UNVERSIONED,
+  upcast,
+  type EventKind,
+  type MemoryEvent,
+} from '../core/index.js';
 
 /** One event of the file with the line it came from (1-based). */
 export interface ImportLine {
@@ -33,6 +42,9 @@ export function formatProblem(problem: LineProblem): string {
 /**
  * Parses one line. A `seq` field is dropped whatever its value: the store assigns seq, so an
  * export (which carries seqs) imports back, and imported events get the target log's next seqs.
+ * A `version` field (the schema version of the line's kind, as `memledger export` writes it;
+ * none means version 1) is dropped after the line is upcast to the current shape; a version this
+ * memledger does not read throws `EVENT_VERSION_UNSUPPORTED` naming the line.
  */
 export function parseImportLine(text: string, line: number): ImportLine | LineProblem[] {
   let json: unknown;
@@ -41,15 +53,32 @@ export function parseImportLine(text: string, line: number): ImportLine | LinePr
   } catch (error) {
     return [{ line, path: '(root)', rule: `invalid JSON (${(error as Error).message})` }];
   }
-  if (typeof json === 'object' && json !== null && !Array.isArray(json) && 'seq' in json) {
-    const { seq: _ignored, ...rest } = json as Record<string, unknown>;
-    json = rest;
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    const { seq: _ignored, version = UNVERSIONED, ...rest } = json as Record<string, unknown>;
+    json = upcastLine(rest, version, line);
   }
   try {
     return { line, event: parseEvent(json) };
   } catch (error) {
     if (!isMemoryError(error, 'VALIDATION_FAILED')) throw error;
     return error.issues.map((issue) => ({ line, path: issue.path, rule: issue.message }));
+  }
+}
+
+/** The line's fields in the current shape (a line of an unknown kind is left to the schema). */
+function upcastLine(fields: Record<string, unknown>, version: unknown, line: number): unknown {
+  const kind = fields.kind;
+  if (!EVENT_KINDS.includes(kind as EventKind)) return fields;
+  try {
+    return upcast(kind as EventKind, version, fields, { where: `line ${line}`, seq: line });
+  } catch (error) {
+    if (!isMemoryError(error, 'EVENT_VERSION_UNSUPPORTED')) throw error;
+    const reads = error.details.reads;
+    throw new MemoryError(
+      'EVENT_VERSION_UNSUPPORTED',
+      `Line ${line}: ${String(kind)} ${JSON.stringify(fields.id)} has schema version ${JSON.stringify(version)}, but this memledger reads ${String(kind)} versions 1 to ${String(reads)}; import it with a newer memledger.`,
+      { details: { ...error.details, line }, cause: error },
+    );
   }
 }
 

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
 import { registerAuditCommand } from './commands/audit.command.js';
+import { registerEraseCommand } from './commands/erase.command.js';
 import { registerExportCommand } from './commands/export.command.js';
 import { registerImportCommand } from './commands/import.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerReplayCommand(program);
   registerAuditCommand(program);
+  registerEraseCommand(program);
   registerVerifyCommand(program);
   registerRebuildCommand(program);
   registerMcpCommand(program);

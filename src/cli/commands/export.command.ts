@@ -1,6 +1,11 @@
-/** `memledger export`: the memory's log as JSON Lines, one event (with its seq) per line. */
+/**
+ * `memledger export`: the memory's log as JSON Lines, one event per line with its seq and the
+ * schema `version` of its kind. Lines are read through the store's key store, so content is in
+ * plain text and erased content is its erasure marker: an export never holds erased words.
+ */
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { EVENT_VERSIONS } from '../../core/index.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import { withLog } from '../open.js';
 import { writeFileAtomically, writeLine } from '../output.js';
@@ -13,13 +18,17 @@ interface ExportOptions {
 export function registerExportCommand(program: Command): void {
   program
     .command('export')
-    .description('write the memory log as JSON Lines (each event with its seq), in seq order')
+    .description(
+      'write the memory log as JSON Lines (each event with its seq and schema version), in seq order',
+    )
     .option('-o, --out <file>', 'write to this file (replaced atomically) instead of stdout')
     .addHelpText(
       'after',
       `
 The output imports back with \`memledger import\`: into an empty memory it gives the same
-ids, timestamps and seqs.`,
+ids, timestamps and seqs. Each line carries "version", the schema version of its kind (a line
+without one is read as version 1, the shape memledger 0.1.0 wrote). Erased content comes out
+as its erasure marker (content, name, text null and "erased": true), never its words.`,
     )
     .action(async (options: ExportOptions, command: Command) => {
       await withLog(
@@ -37,5 +46,7 @@ ids, timestamps and seqs.`,
 }
 
 async function writeLog(log: EventLog, stream: Writable): Promise<void> {
-  for await (const event of log.read()) await writeLine(stream, JSON.stringify(event));
+  for await (const event of log.read()) {
+    await writeLine(stream, JSON.stringify({ ...event, version: EVENT_VERSIONS[event.kind] }));
+  }
 }

@@ -1,11 +1,20 @@
 /**
  * `memledger verify`: replays the whole log and re-checks every invariant the fold can see —
  * seqs gapless from 0, unique ids, deletions of existing undeleted content, recalls of visible
- * content, and every stored event decodable. Exit 0 when sound, 2 at the first violation.
+ * content, and every stored event decodable — and that no erased item still decrypts: for
+ * every Erasure, each target's key is gone from the key store and a read of the target gives
+ * the erasure marker. Exit 0 when sound, 2 at the first violation.
  */
 import type { Command } from 'commander';
-import { isMemoryError, type MemoryErrorCode } from '../../core/index.js';
-import type { EventLog } from '../../store/event-log.port.js';
+import {
+  isErased,
+  isMemoryError,
+  type Erasure,
+  type MemoryErrorCode,
+  type Sequenced,
+} from '../../core/index.js';
+import type { KeyStore } from '../../keys/index.js';
+import type { EventLog, MemoryStore } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
 import { globalOptionsOf, withStore } from '../open.js';
 import { seqText } from '../output.js';
@@ -20,6 +29,14 @@ const VIOLATIONS: ReadonlySet<MemoryErrorCode> = new Set([
   'LOG_INVARIANT_VIOLATED',
   'EVENT_DECODE_FAILED',
 ]);
+
+/**
+ * What `verify` reports besides the errors of {@link VIOLATIONS}: an erased item whose key is
+ * still in the key store, or whose read still gives words (`ERASED_CONTENT_READABLE`), and a log
+ * with erasures opened without its key store, where that cannot be checked
+ * (`ERASURE_UNVERIFIABLE`).
+ */
+export type ErasureFinding = 'ERASED_CONTENT_READABLE' | 'ERASURE_UNVERIFIABLE';
 
 /** The exit code of a log that breaks an invariant (1 stays for ordinary errors). */
 export const VIOLATION_EXIT_CODE = 2;
@@ -36,7 +53,10 @@ export function registerVerifyCommand(program: Command): void {
 Prints "ok: N events, last seq S", or "violation [CODE] at seq S: <what>" for the first
 event that breaks an invariant (exit code 2). Codes: REPLAY_ORDER (seq out of order or
 after a gap), LOG_INVARIANT_VIOLATED (repeated id, deletion or recall of unknown, non-content
-or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject).`,
+or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject),
+ERASED_CONTENT_READABLE (an erased item whose key is still in the key store, or whose read
+still gives its words), ERASURE_UNVERIFIABLE (a log with erasures opened without its key
+store, e.g. MEMLEDGER_ENCRYPTION=off).`,
     )
     .action(async (options: VerifyOptions, command: Command) => {
       await withStore(
@@ -45,7 +65,7 @@ or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject).`,
           const ids = options.all ? await store.memoryIds() : [globalOptionsOf(command).memory];
           let sound = true;
           for (const id of ids) {
-            const line = await verifyLog(store.log(id));
+            const line = await verifyLog(store.log(id), keyStoreOf(store));
             sound &&= line.startsWith('ok');
             process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
           }
@@ -56,14 +76,75 @@ or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject).`,
     });
 }
 
+/** The key store of a sealed store, or undefined for a store opened without keys. */
+function keyStoreOf(store: MemoryStore): KeyStore | undefined {
+  return (store as MemoryStore & { readonly keys?: KeyStore }).keys;
+}
+
 /** `ok: ...` or `violation [CODE] at seq S: message`. */
-async function verifyLog(log: EventLog): Promise<string> {
+async function verifyLog(log: EventLog, keys: KeyStore | undefined): Promise<string> {
   try {
     const { state, events } = await foldLog(log);
-    return `ok: ${events} events, last seq ${seqText(state.lastSeq)}`;
+    const erasures = Object.entries(state.erased);
+    const finding = await checkErasures(log, keys, erasures);
+    if (finding !== undefined) return finding;
+    const erased = erasures.length === 0 ? '' : `, ${erasures.length} erased items unreadable`;
+    return `ok: ${events} events, last seq ${seqText(state.lastSeq)}${erased}`;
   } catch (error) {
     if (!isMemoryError(error) || !VIOLATIONS.has(error.code)) throw error;
     const seq = error.details.seq;
     return `violation [${error.code}]${typeof seq === 'number' ? ` at seq ${seq}` : ''}: ${error.message}`;
   }
+}
+
+/** How many erased ids one key-store lookup asks about. */
+const LOOKUP_BATCH = 500;
+
+/**
+ * The first erased item that could still be read: its key not destroyed in the key store, or a
+ * read of it that gives words instead of the erasure marker. Undefined when every one is gone.
+ */
+async function checkErasures(
+  log: EventLog,
+  keys: KeyStore | undefined,
+  erasures: readonly (readonly [string, Sequenced<Erasure>])[],
+): Promise<string | undefined> {
+  const finding = (code: ErasureFinding, erasure: Sequenced<Erasure>, what: string) =>
+    `violation [${code}] at seq ${erasure.seq}: ${what}`;
+  const [first] = erasures;
+  if (first === undefined) return undefined;
+  if (keys === undefined) {
+    return finding(
+      'ERASURE_UNVERIFIABLE',
+      first[1],
+      `Erasure ${first[1].id} cannot be checked: the store was opened without its key store (MEMLEDGER_ENCRYPTION=off?).`,
+    );
+  }
+  for (let at = 0; at < erasures.length; at += LOOKUP_BATCH) {
+    const batch = erasures.slice(at, at + LOOKUP_BATCH);
+    const found = keys.lookup(
+      log.memoryId,
+      batch.map(([id]) => id),
+    );
+    for (const [id, erasure] of batch) {
+      const key = found.get(id);
+      if (key !== 'erased') {
+        const state = key === undefined ? 'has no tombstone' : 'still holds its key';
+        return finding(
+          'ERASED_CONTENT_READABLE',
+          erasure,
+          `Item ${id}, erased by ${erasure.id}, ${state} in the key store ${keys.description}.`,
+        );
+      }
+      const event = await log.get(id);
+      if (event === undefined || !isErased(event)) {
+        return finding(
+          'ERASED_CONTENT_READABLE',
+          erasure,
+          `Item ${id}, erased by ${erasure.id}, reads back ${event === undefined ? 'as missing' : 'with its words'} instead of the erasure marker.`,
+        );
+      }
+    }
+  }
+  return undefined;
 }
