@@ -9,10 +9,12 @@
  *   npm run faults -- --quick             small sizes (a smoke run, about a minute)
  *   npm run faults -- --trials 20         kill -9 trials per target (default 100; migrations: 20)
  *   npm run faults -- --only fuzz,load    some tests only (names as in the table)
+ *   npm run faults -- --only erasure-crash  kill -9 during erasures (--trials: kills per point, default 50)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { erasureCrash } from './erasure-crash.fault.js';
 import { esdbRestarts } from './esdb-restart.fault.js';
 import { fuzzRequests } from './fuzz.fault.js';
 import { killDuringMigration } from './kill-migration.fault.js';
@@ -31,12 +33,15 @@ const quick = args.includes('--quick');
 const trials = Number(option('--trials') ?? (quick ? 3 : 100));
 // A 100k-event migration takes seconds, not milliseconds: 20 trials unless --trials says otherwise.
 const migrationTrials = Number(option('--trials') ?? (quick ? 3 : 20));
+// Kills at each of four points of an erasure (three hooks and a random moment): 50 each.
+const erasureTrials = Number(option('--trials') ?? (quick ? 3 : 50));
 const only = option('--only')?.split(',');
 
 const TESTS: Record<string, () => Promise<FaultResult>> = {
   'kill-sqlite-library': () => killLibraryWriter(trials),
   'kill-sqlite-http': () => killHttpServer(trials),
   'kill-sqlite-migration': () => killDuringMigration(migrationTrials, quick ? 5_000 : 100_000),
+  'erasure-crash': () => erasureCrash(erasureTrials),
   'esdb-restart': () => esdbRestarts(quick ? 5 : 50),
   fuzz: () => fuzzRequests(quick ? 400 : 10_000),
   'sse-stuck': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000),
