@@ -46,6 +46,8 @@ export const MemledgerAttr = {
   deletionTargets: 'memledger.deletion.targets',
   /** The store adapter: `in-memory`, `sqlite`, `eventstoredb`, or `other`. */
   store: 'memledger.store',
+  /** The adapter method of an append other than `append` (e.g. one computed under a lock). */
+  appendMethod: 'memledger.append.method',
   /** Events in one store append. */
   appendEvents: 'memledger.append.events',
   /** Events one store read returned. */

@@ -45,7 +45,27 @@ function traceLog(log: EventLog, kind: string): EventLog {
   return new Proxy(log, {
     get(target, property) {
       if (Object.hasOwn(overrides, property)) return overrides[property as keyof EventLog];
-      return Reflect.get(target, property, target) as unknown;
+      const value = Reflect.get(target, property, target) as unknown;
+      // Other ways of appending an adapter may offer (any method named append*) get the same
+      // span, so a recall appended under the store's lock still shows its store call.
+      if (
+        typeof value === 'function' &&
+        typeof property === 'string' &&
+        /^append./.test(property)
+      ) {
+        const method = value as (...args: unknown[]) => Promise<unknown>;
+        return (...args: unknown[]) => {
+          const started = performance.now();
+          const span = { ...attributes, [MemledgerAttr.appendMethod]: property };
+          return traced(SpanName.append, span, async () => {
+            const result = await method.apply(target, args);
+            const stored = Array.isArray(result) ? (result as MemoryEvent[]) : [];
+            recordAppend(attributes, stored, started);
+            return result;
+          });
+        };
+      }
+      return value;
     },
   });
 }
@@ -64,16 +84,21 @@ function appendTraced(
       const stored = await log.append(events, options);
       const last = stored.at(-1);
       if (last) span.setAttribute(MemledgerAttr.eventSeq, last.seq);
-      const metrics = memledgerInstruments();
-      const store = { [MemledgerAttr.store]: attributes[MemledgerAttr.store] };
-      metrics.appendDuration.record((performance.now() - started) / 1000, store);
-      metrics.appendSize.record(approximateBytes(events), store);
-      for (const event of events) {
-        metrics.eventsAppended.add(1, { ...store, [MemledgerAttr.eventKind]: event.kind });
-      }
+      recordAppend(attributes, events, started);
       return stored;
     },
   );
+}
+
+/** The append metrics: latency and size per store, events per kind. */
+function recordAppend(attributes: Attributes, events: readonly MemoryEvent[], started: number) {
+  const metrics = memledgerInstruments();
+  const store = { [MemledgerAttr.store]: attributes[MemledgerAttr.store] };
+  metrics.appendDuration.record((performance.now() - started) / 1000, store);
+  metrics.appendSize.record(approximateBytes(events), store);
+  for (const event of events) {
+    metrics.eventsAppended.add(1, { ...store, [MemledgerAttr.eventKind]: event.kind });
+  }
 }
 
 /** The size of `events` as JSON, near enough for a histogram and without serializing them. */
