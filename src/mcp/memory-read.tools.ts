@@ -115,7 +115,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     (args) =>
       runTool(async () => {
         const memory = await memoryOf(args.memoryId);
-        const { event, recalls, deletedBy } = await memory.history(args.id);
+        const { event, recalls, deletedBy, erasedBy } = await memory.history(args.id);
         const lines = [
           `${event.kind} ${event.id} in memory ${quoted(memory.memoryId)}: written at seq ${event.seq}, ${event.timestamp}, source ${quoted(event.source)}, actor ${quoted(event.actor ?? 'none')}.`,
           `Recalled ${recalls.length} time${recalls.length === 1 ? '' : 's'}${recalls.length ? ':' : '.'}`,
@@ -124,17 +124,20 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
               `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}`,
           ),
           deletedBy === null ? 'Not deleted.' : `Deleted: ${deletionLine(deletedBy)}.`,
+          ...(erasedBy === null
+            ? []
+            : [`Erased (its words are gone for good): ${deletionLine(erasedBy)}.`]),
         ];
         if (!isContent(event)) {
           return toolResult(
-            { memoryId: memory.memoryId, event, recalls, deletedBy },
+            { memoryId: memory.memoryId, event, recalls, deletedBy, erasedBy },
             lines.join('\n'),
           );
         }
         // Deleted content never goes back to an agent: its history keeps everything but the text.
         const shown = deletedBy === null ? event : withheld(event, deletedBy.id);
         return toolResult(
-          { memoryId: memory.memoryId, event: shown, recalls, deletedBy },
+          { memoryId: memory.memoryId, event: shown, recalls, deletedBy, erasedBy },
           [...lines, ...(deletedBy === null ? [DATA_NOTE] : []), quotedItem(shown, 'content')].join(
             '\n',
           ),

@@ -7,7 +7,7 @@
  * close it early and continue outside the quote. This is a defence against memory poisoning,
  * not a guarantee: hosts should still treat tool results as untrusted.
  */
-import type { Deletion, Sequenced } from '../core/index.js';
+import type { Deletion, Erasure, Sequenced } from '../core/index.js';
 import { isWithheld, type ReturnedItem } from './withheld-content.js';
 
 /** The note above every listing of stored content. */
@@ -59,9 +59,9 @@ export function quotedItems(items: readonly ReturnedItem[]): string {
 }
 
 /** One line for a Deletion: what, why and for whom. */
-export function deletionLine(deletion: Sequenced<Deletion>): string {
+export function deletionLine(deletion: Sequenced<Deletion | Erasure>): string {
   return (
-    `deletion ${deletion.id}, seq ${deletion.seq}, ${deletion.timestamp}: ` +
+    `${deletion.kind} ${deletion.id}, seq ${deletion.seq}, ${deletion.timestamp}: ` +
     `${deletion.targets.length} target${deletion.targets.length === 1 ? '' : 's'}, ` +
     `reason ${quoted(deletion.reason)}, requested by ${quoted(deletion.requestedBy ?? 'unknown')}`
   );

@@ -179,6 +179,7 @@ export class MemoryHandle {
     requireString(query, 'query');
     if (options.asOfSeq !== undefined) checkSeq(options.asOfSeq, 'asOfSeq', -1);
     await this.models.catchUp();
+    this.models.catchUpSearch();
     const { mem } = this.models;
     return this.db.read(() => {
       const hits = this.db.search.search(mem, query, options);

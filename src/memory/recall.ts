@@ -42,6 +42,7 @@ export async function auditableRecall(
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
     // Catching up reads the log directly (no waiting for a poll) before each attempt.
     const head = await models.catchUp();
+    models.catchUpSearch();
     const r = head < 0 ? null : head;
     const { db, mem } = models;
     const ids = await settings.retriever.retrieve({
@@ -103,13 +104,15 @@ async function recallUnderWriteLock(
   if (!log.appendComputed || !settings.retriever.synchronous || !models.db.embedded) {
     return undefined;
   }
-  // Verifies the checkpoint and applies most of what is new before taking the lock.
+  // Verifies the checkpoint and applies (and indexes) most of what is new before taking the lock.
   await models.catchUp();
+  models.catchUpSearch();
   const { db } = models;
   let event: Recall | undefined;
   const stored = await log.appendComputed((lastSeq) => {
     const head = lastSeq ?? -1;
     if (!models.catchUpWithin(head)) return undefined;
+    models.catchUpSearch();
     const ids = settings.retriever.retrieve({
       memoryId: log.memoryId,
       query: request.query,

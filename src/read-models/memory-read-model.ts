@@ -98,6 +98,11 @@ export class MemoryReadModel {
     this.db.apply(this.ownKey(), stored);
   }
 
+  /** Brings the search index up to the checkpoint (call after a catch-up, before searching). */
+  catchUpSearch(): void {
+    if (this.mem !== NO_ROWS) this.db.catchUpSearch(this.mem);
+  }
+
   /** True once the checkpoint was checked against the log (see `verify`). */
   get isVerified(): boolean {
     return this.verified;
@@ -126,7 +131,9 @@ export class MemoryReadModel {
     while (this.running) await this.running.catch(() => undefined);
     if (this.mem !== NO_ROWS) this.db.reset(this.mem);
     this.verified = true;
-    return this.catchUp(progress);
+    const seq = await this.catchUp(progress);
+    this.catchUpSearch();
+    return seq;
   }
 
   /** Completes `applied$` and stops listening. */

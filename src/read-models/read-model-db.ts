@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { MemoryError, type Sequenced } from '../core/index.js';
+import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
@@ -15,6 +15,9 @@ import { ensureReadModelSchema } from './read-model.schema.js';
 import { prepareWholeState, type WholeState } from './read-model.whole-state.js';
 import { prepareWriter } from './read-model.writer.js';
 import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
+
+/** Events read and indexed per search catch-up transaction. */
+const SEARCH_BATCH = 2000;
 
 /** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
 export const NO_ROWS = 0;
@@ -47,6 +50,13 @@ export interface ReadModelDb {
   onApplied(memoryId: string, listener: (events: readonly Sequenced[]) => void): () => void;
   /** Drops every row of one memory, so the next catch-up rebuilds it from the log. */
   reset(mem: number): void;
+  /**
+   * Indexes for search the content applied since the search index's own checkpoint, in
+   * batches (one write transaction each, inside the caller's when there is one). Appends leave
+   * search to this, so tokenising text never lengthens an append; every search runs it first,
+   * so a writer still finds its own writes. Erased items are never indexed.
+   */
+  catchUpSearch(mem: number): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
   read<T>(work: () => T): T;
   /** Closes the database when the read models own it. */
@@ -135,7 +145,19 @@ function readModelsOn(
       'SELECT checkpoint, checkpoint_id FROM rm_memories WHERE mem = ?',
     ),
     resetCheckpoint: db.prepare<[number]>(
-      'UPDATE rm_memories SET checkpoint = -1, checkpoint_id = NULL WHERE mem = ?',
+      'UPDATE rm_memories SET checkpoint = -1, checkpoint_id = NULL, search_checkpoint = -1 WHERE mem = ?',
+    ),
+    searchCheckpoints: db.prepare<[number], { checkpoint: number; search_checkpoint: number }>(
+      'SELECT checkpoint, search_checkpoint FROM rm_memories WHERE mem = ?',
+    ),
+    toIndex: db
+      .prepare<[number, number, number], number>(
+        `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
+            AND erased_seq IS NULL ORDER BY seq`,
+      )
+      .pluck(),
+    setSearchCheckpoint: db.prepare<[number, number]>(
+      'UPDATE rm_memories SET search_checkpoint = ? WHERE mem = ?',
     ),
   };
   const keys = new Map<string, number>();
@@ -151,6 +173,20 @@ function readModelsOn(
     db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
   );
   const applyTx = db.transaction(write);
+  /** One batch of the search catch-up; false when the index is current. */
+  const indexBatch = db.transaction((mem: number): boolean => {
+    const row = sql.searchCheckpoints.get(mem);
+    if (!row || row.search_checkpoint >= row.checkpoint) return false;
+    const to = Math.min(row.checkpoint, row.search_checkpoint + SEARCH_BATCH);
+    const seqs = sql.toIndex.all(mem, row.search_checkpoint, to);
+    const events = load(mem, seqs);
+    for (const seq of seqs) {
+      const event = events.get(seq);
+      if (event !== undefined) search.add(mem, event as Sequenced<ContentEvent>);
+    }
+    sql.setSearchCheckpoint.run(to, mem);
+    return to < row.checkpoint;
+  });
   const listeners = new Map<string, (events: readonly Sequenced[]) => void>();
   const resetTx = db.transaction((mem: number) => {
     for (const statement of deletes) statement.run(mem);
@@ -212,6 +248,10 @@ function readModelsOn(
     },
     reset(mem) {
       resetTx.immediate(mem);
+    },
+    catchUpSearch(mem) {
+      if (db.inTransaction) while (indexBatch(mem));
+      else while (indexBatch.immediate(mem));
     },
     read(work) {
       return db.inTransaction ? work() : db.transaction(work).deferred();

@@ -18,7 +18,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '3';
+export const READ_MODEL_VERSION = '4';
 
 /** Kinds as stored in `rm_items.kind`. */
 export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3, erasure: 4 } as const;
@@ -33,7 +33,10 @@ CREATE TABLE IF NOT EXISTS rm_memories (
   mem           INTEGER PRIMARY KEY,
   memory_id     TEXT    NOT NULL UNIQUE,
   checkpoint    INTEGER NOT NULL DEFAULT -1,
-  checkpoint_id TEXT
+  checkpoint_id TEXT,
+  -- The search index follows the other read models in batches, before each search: the last
+  -- seq it has indexed (<= checkpoint).
+  search_checkpoint INTEGER NOT NULL DEFAULT -1
 ) STRICT;
 
 CREATE TABLE IF NOT EXISTS rm_items (

@@ -133,7 +133,7 @@ export function prepareWriter(
           if (event.kind === 'message') t.messages++;
           else t.documents++;
           writeTotals(event.seq, t);
-          search.add(mem, event);
+          // Search indexes it later, in a batch, before the next search (read-model-db.ts).
           break;
         }
         case 'recall':

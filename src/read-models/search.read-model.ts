@@ -63,7 +63,7 @@ export interface SearchReadModel {
   add(mem: number, item: Sequenced<ContentEvent>): void;
   /** Best matches among content visible now or as of `asOfSeq`, best first (default limit 10). */
   search(mem: number, query: string, options?: SearchReadModelOptions): SearchHit[];
-  /** Removes one item's text from the index for good (for the coming erasure feature): no trace of its words may remain. */
+  /** Removes one item's text from the index for good (an erasure): no trace of its words may remain. */
   forget(mem: number, id: string): void;
   /** Drops every row of one memory (before a rebuild). */
   clear(mem: number): void;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import {
+  isContent,
   replay,
   type ContentEvent,
   type MemoryEvent,
@@ -49,7 +50,7 @@ describe('search read model (SQLite FTS5)', () => {
 
   /**
    * Sequences `events` from 0 and feeds them to memory `into` through the read-model writer
-   * (the search rows and the item index it joins), as the projection does.
+   * (the item index the search joins) and the search catch-up, as the projection does.
    */
   function feed(events: readonly MemoryEvent[], into = mem): Sequenced[] {
     const log = events.map((event, seq): Sequenced => ({ ...event, seq }));
@@ -58,7 +59,8 @@ describe('search read model (SQLite FTS5)', () => {
         into,
         `m${into}`,
       );
-      write(into, log);
+      // The search catch-up (read-model-db.ts) indexes the content the writer applied.
+      for (const event of write(into, log)) if (isContent(event)) search.add(into, event);
     })();
     return log;
   }
