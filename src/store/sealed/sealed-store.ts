@@ -61,7 +61,7 @@ export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemorySto
   ready.catch(() => undefined);
   const embedded = inner.embedded && sealedEmbedded(inner.embedded, keys);
   return {
-    description: inner.description,
+    description: `${inner.description}, content sealed (keys: ${keys.description})`,
     keys,
     ready,
     log: (memoryId) => sealedLog(inner.log(memoryId), keys, ready, inner.embedded),
