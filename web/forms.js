@@ -1,5 +1,6 @@
 /* global document */
-// The forms that write content: add a message, add a document, delete the selected items.
+// The forms that write content: add a message, add a document, delete the selected items (and
+// with "erase too", erase them in the same append).
 // The selection itself is ticked in the state panel; this module draws what it allows.
 import { submitForm, formValues } from './form-submit.js';
 import { session } from './memory-session.js';
@@ -48,18 +49,28 @@ export function wireForms() {
 
   deleteForm.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const body = formValues(deleteForm);
+    const { erase, ...body } = formValues(deleteForm);
     const targets = [...session.selected];
     const stored = await submitForm(
       deleteForm,
-      () => session.api.deleteContent({ targets, ...body, source: 'web' }),
-      (d) => `Deletion #${d.seq} recorded: ${plural(d.targets.length, 'item')} no longer visible.`,
+      () =>
+        session.api.deleteContent({
+          targets,
+          ...body,
+          source: 'web',
+          ...(erase ? { erase: true } : {}),
+        }),
+      (d) =>
+        d.erasure
+          ? `Deletion #${d.deletion.seq} and erasure #${d.erasure.seq} recorded: ${plural(d.erasure.targets.length, 'item')} erased for good.`
+          : `Deletion #${d.seq} recorded: ${plural(d.targets.length, 'item')} no longer visible.`,
     );
     // submitForm re-enabled the button; whether it may stay enabled depends on the selection.
     renderDeleteControls();
     if (stored) {
       session.selected.clear();
       deleteForm.elements.reason.value = '';
+      deleteForm.elements.erase.checked = false;
     }
   });
 }

@@ -1,6 +1,8 @@
 /* global document, window */
-// The item panel: one event in full (fields, content, who deleted it) and, for a message or
-// document, every recall that put it into a context. Every id on the page links here.
+// The item panel: one event in full (fields, content, who deleted and erased it) and, for a
+// message or document, every recall that put it into a context. Every id on the page links here.
+// An erased item shows the act (who, why, when), never its words.
+import { erasedNote, isErased } from './erasure.js';
 import { knownEvent, session } from './memory-session.js';
 import { clear, clip, describe, errorText, h, kindBadge, plural, timeOf } from './view.js';
 
@@ -10,10 +12,18 @@ const timeline = document.getElementById('timeline');
 
 /** Counts `showItem` calls, so a slow answer for an item the user has moved on from is dropped. */
 let ticket = 0;
+/** The id the panel shows (or is loading), if any. */
+let shownId = null;
+
+/** Loads the panel again when it shows one of `ids` (an erasure just destroyed its words). */
+export function refreshItem(ids) {
+  if (shownId !== null && ids.includes(shownId)) void showItem(shownId);
+}
 
 /** Empties the panel back to its hint (as in index.html). */
 export function resetItemPanel() {
   ticket++;
+  shownId = null;
   clear(body, h('p', { class: 'hint' }, 'Choose an event or an item to see its full history.'));
 }
 
@@ -37,6 +47,7 @@ export function itemLink(id, content, extraClass) {
  */
 export async function showItem(id) {
   const mine = ++ticket;
+  shownId = id;
   const current = session;
   timeline.querySelectorAll('.selected').forEach((li) => li.classList.remove('selected'));
   timeline.querySelector(`li[data-id="${id}"]`)?.classList.add('selected');
@@ -46,7 +57,7 @@ export async function showItem(id) {
     const lookupResult = await session.api.event(id);
     const { event } = lookupResult;
     const history = isContent(event) ? await session.api.history(id) : null;
-    details = itemDetails(event, lookupResult.deletedBy, history);
+    details = itemDetails(event, lookupResult, history);
   } catch (error) {
     details = h('p', { class: 'form-status error' }, errorText(error));
   }
@@ -84,7 +95,7 @@ function idList(ids) {
   );
 }
 
-function itemDetails(event, deletedBy, history) {
+function itemDetails(event, { deletedBy, erasedBy }, history) {
   const body = [
     h(
       'h3',
@@ -94,10 +105,11 @@ function itemDetails(event, deletedBy, history) {
       isContent(event) ? describe(event, 50) : `#${event.seq}`,
     ),
     deletedBy ? deletedNote(deletedBy) : null,
+    erasedBy ? erasedNote(erasedBy, 'p', itemLink) : null,
     h('dl', { class: 'fields' }, fieldsOf(event).flat()),
   ];
   const content = event.kind === 'message' ? event.content : event.text;
-  if (isContent(event))
+  if (isContent(event) && !isErased(event))
     body.push(h('pre', { class: deletedBy ? 'content struck' : 'content' }, content));
   if (history) body.push(...recallUses(history.recalls));
   return body;
@@ -115,13 +127,13 @@ function fieldsOf(event) {
   if (event.actor) list.push(field('actor', event.actor));
   if (event.kind === 'message') list.push(field('speaker', event.speaker));
   if (event.kind === 'document')
-    list.push(field('name', event.name), field('media type', event.mediaType));
+    list.push(field('name', event.name ?? '[erased]'), field('media type', event.mediaType));
   if (event.kind === 'recall')
     list.push(
       field('query', event.query),
       field('recalled', event.recalled.length ? idList(event.recalled) : 'nothing'),
     );
-  if (event.kind === 'deletion')
+  if (event.kind === 'deletion' || event.kind === 'erasure')
     list.push(
       field('reason', event.reason),
       field('requested by', event.requestedBy ?? '—'),

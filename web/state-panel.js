@@ -116,7 +116,7 @@ async function deletedRows(page) {
   const deletions = Object.entries(page.deleted).sort(([, a], [, b]) => a.seq - b.seq);
   return Promise.all(
     deletions.map(async ([id, deletion]) =>
-      deletedRow(await lookupEvent(id).catch(() => unknownItem(id)), deletion),
+      deletedRow(await lookupEvent(id).catch(() => unknownItem(id)), deletion, page.erased?.[id]),
     ),
   );
 }

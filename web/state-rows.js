@@ -1,6 +1,8 @@
 // The rows of the state panel's lists: a visible item (with its recall count and a checkbox to
-// select it for deletion), a deleted item (struck through, linking to its Deletion), the row of
-// an empty list, and the row saying how much of a cut list is shown.
+// select it for deletion), a deleted item (struck through, linking to its Deletion, and to its
+// Erasure when its words are gone), the row of an empty list, and the row saying how much of a
+// cut list is shown.
+import { erasedNote } from './erasure.js';
 import { renderDeleteControls } from './forms.js';
 import { itemLink } from './item-panel.js';
 import { session } from './memory-session.js';
@@ -74,10 +76,13 @@ function deletionSummary(deletion) {
   return `deleted at #${deletion.seq} by ${by}: ${clip(deletion.reason, 60)}`;
 }
 
-export function deletedRow(item, deletion) {
+export function deletedRow(item, deletion, erasure) {
   return h(
     'li',
-    { class: 'item item-deleted', dataset: { id: item.id, seq: item.seq } },
+    {
+      class: erasure ? 'item item-deleted item-erased' : 'item item-deleted',
+      dataset: { id: item.id, seq: item.seq },
+    },
     h(
       'div',
       { class: 'item-main' },
@@ -87,6 +92,7 @@ export function deletedRow(item, deletion) {
         { class: 'item-meta' },
         h('span', { class: 'seq' }, `#${item.seq}`),
         itemLink(deletion.id, deletionSummary(deletion), 'deletion-link'),
+        erasure ? erasedNote(erasure, 'span', (id, label) => itemLink(id, label)) : null,
       ),
     ),
   );

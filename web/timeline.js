@@ -1,7 +1,8 @@
 /* global document, setTimeout */
 // The live timeline: every event, newest first, from the server's Server-Sent Events stream,
 // and the connection indicator that says whether that stream is up.
-import { itemLink, showItem } from './item-panel.js';
+import { erasedByWhom, forgetTargets } from './erasure.js';
+import { itemLink, refreshItem, showItem } from './item-panel.js';
 import { knownEvent, session } from './memory-session.js';
 import { clear, describe, h, kindBadge, plural, provenance, timeOf } from './view.js';
 
@@ -97,6 +98,7 @@ function connect(fromSeq, onAppended) {
 function append(event) {
   if (session.streamed.has(event.id)) return false;
   session.streamed.set(event.id, event);
+  if (event.kind === 'erasure') redrawErased(event);
   timeline.prepend(timelineEntry(event));
   while (timeline.children.length > TIMELINE_MAX) {
     const oldest = timeline.lastElementChild;
@@ -132,6 +134,49 @@ function timelineEntry(event) {
     ),
     h('div', { class: 'event-meta' }, provenance(event)),
     event.kind === 'deletion' ? deletionAct(event) : null,
+    event.kind === 'erasure' ? erasureAct(event) : null,
+  );
+}
+
+/**
+ * An Erasure's targets lose their words everywhere on the page: their own timeline entries, and
+ * the acts that list them (a Deletion draws its targets' words), then the item panel.
+ */
+function redrawErased(erasure) {
+  const targets = new Set(forgetTargets(erasure).map((marker) => marker.id));
+  const related = [...erasure.targets];
+  for (const li of [...timeline.children]) {
+    const event = session.streamed.get(li.dataset.id);
+    if (!event || event.id === erasure.id) continue;
+    const lists = event.kind === 'deletion' && event.targets.some((id) => targets.has(id));
+    if (targets.has(event.id) || lists) {
+      li.replaceWith(timelineEntry(event));
+      if (lists) related.push(event.id);
+    }
+  }
+  refreshItem(related);
+}
+
+/** An erasure drawn as an act: who, why, and the items whose words it destroyed. */
+function erasureAct(event) {
+  return h(
+    'div',
+    { class: 'act' },
+    h(
+      'p',
+      { class: 'act-why' },
+      'Requested by ',
+      h('strong', {}, erasedByWhom(event)),
+      ` · erased ${plural(event.targets.length, 'item')} for good:`,
+    ),
+    h(
+      'ul',
+      { class: 'act-targets' },
+      event.targets.map((id) => {
+        const target = knownEvent(id);
+        return h('li', {}, itemLink(id, target ? describe(target, 60) : id, 'struck'));
+      }),
+    ),
   );
 }
 

@@ -49,6 +49,9 @@ export function plural(count, word, pluralWord = `${word}s`) {
 
 /** One line saying what an event is. */
 export function describe(event, max = 140) {
+  // An erased item has no words to show: only what it was, and that it was erased.
+  if (event.erased === true)
+    return event.kind === 'message' ? `${event.speaker}: [erased]` : '[erased document]';
   switch (event.kind) {
     case 'message':
       return `${event.speaker}: ${clip(event.content, max)}`;
@@ -57,6 +60,7 @@ export function describe(event, max = 140) {
     case 'recall':
       return `“${clip(event.query, 60)}” → ${plural(event.recalled.length, 'item')}`;
     case 'deletion':
+    case 'erasure':
       return `“${clip(event.reason, 80)}”`;
     default:
       return event.kind;
