@@ -110,6 +110,21 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     before: ([input]) => targetsOf(input),
     after: written,
   },
+  // Erasure is the second tier of deletion: a delete_memory span, the Erasure's seq and id on it.
+  eraseContent: {
+    name: 'erase_content',
+    genAi: MemoryOperation.delete,
+    command: true,
+    before: ([input]) => targetsOf(input),
+    after: written,
+  },
+  deleteAndErase: {
+    name: 'delete_and_erase',
+    genAi: MemoryOperation.delete,
+    command: true,
+    before: ([input]) => targetsOf(input),
+    after: (result, span) => written(field(result, 'erasure'), span),
+  },
   search: {
     name: 'search',
     genAi: MemoryOperation.search,

@@ -8,8 +8,11 @@
 import { SpanKind, trace } from '@opentelemetry/api';
 import { CommandBus } from '@nestjs/cqrs';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import { masterKeyFromBytes, openSqliteKeyStore } from '../../src/keys/index.js';
 import {
   DeleteContentCommand,
+  EraseContentCommand,
   MEMORY_STORE,
   MemoryModule,
   RecallCommand,
@@ -130,6 +133,41 @@ describe('Nest command spans', () => {
     });
     expect(childrenOf(spans, deletion).map((s) => s.name)).toContain('memledger.store.append');
     expect(allAttributeText(spans)).not.toContain('4-8-15-16');
+  });
+
+  it('gives an erasure a delete_memory span with its targets and the Erasure seq, and no words', async () => {
+    await app.moduleRef.close();
+    const keyStore = openSqliteKeyStore(':memory:', {
+      masterKey: masterKeyFromBytes(randomBytes(32)),
+      create: true,
+    });
+    app = await bootModule({
+      store: { kind: 'in-memory', keys: { kind: 'key-store', keyStore } },
+    });
+    const message = await app.commands.execute(
+      new RecordMessageCommand(undefined, { speaker: 'user', content: SECRET_CONTENT }),
+    );
+    await app.commands.execute(
+      new DeleteContentCommand(undefined, { targets: [message.id], reason: 'user asked' }),
+    );
+    otel.reset();
+
+    const { result, parent } = await underModelCall(() =>
+      app.commands.execute(
+        new EraseContentCommand(undefined, { targets: [message.id], reason: 'GDPR art. 17' }),
+      ),
+    );
+
+    const erasure = onlySpan(otel.spans(), 'delete_memory');
+    expect(erasure.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(erasure.attributes).toMatchObject({
+      'memledger.operation': 'erase_content',
+      'gen_ai.memory.record.id': message.id,
+      'memledger.event.id': result.id,
+      'memledger.event.seq': result.seq,
+      'memledger.event.kind': 'erasure',
+    });
+    expect(allAttributeText(otel.spans())).not.toContain('4-8-15-16');
   });
 
   it('traces the read models catching up with what another writer appended', async () => {
