@@ -1,7 +1,8 @@
 /**
  * The tools that append: `remember` (a Message), `add_document` (a Document), `recall` (a Recall:
- * the auditable read) and `forget` (a Deletion). Each validates its arguments with a schema
- * picked from the core schemas, appends one event, and returns it.
+ * the auditable read) and `forget` (a Deletion, and with `erase` an Erasure in the same append).
+ * Each validates its arguments with a schema picked from the core schemas, appends, and returns
+ * what it stored.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { MemoryHandle } from '../memory/index.js';
@@ -125,7 +126,9 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
       description:
         'Delete messages or documents by id, with a reason. Appends a Deletion event: the items stop appearing ' +
         'in recall, search and state, and the deletion (who, why) stays on record. Only messages and ' +
-        'documents can be deleted; a recall or a deletion cannot.',
+        'documents can be deleted; a recall or a deletion cannot. With erase: true an Erasure is ' +
+        'appended with it, atomically: the words become unrecoverable for good (the store must hold ' +
+        'keys, else ERASURE_UNAVAILABLE and nothing is written).',
       inputSchema: ForgetInput,
       outputSchema: ForgetOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
@@ -133,15 +136,24 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
     (args) =>
       runTool(async () => {
         const memory = await memoryOf(args.memoryId);
-        const deletion = await memory.deleteContent({
+        const input = {
           targets: [...args.targets],
           reason: args.reason,
           source: MCP_SOURCE,
           ...(args.requestedBy === undefined ? {} : { requestedBy: args.requestedBy }),
-        });
+        };
+        const where = `in memory ${quoted(memory.memoryId)}`;
+        if (args.erase === true) {
+          const { deletion, erasure } = await memory.deleteAndErase(input);
+          return toolResult(
+            { memoryId: memory.memoryId, deletion, erasure },
+            `Recorded ${deletionLine(deletion)}, and ${deletionLine(erasure)} ${where}.`,
+          );
+        }
+        const deletion = await memory.deleteContent(input);
         return toolResult(
           { memoryId: memory.memoryId, deletion },
-          `Recorded ${deletionLine(deletion)} in memory ${quoted(memory.memoryId)}.`,
+          `Recorded ${deletionLine(deletion)} ${where}.`,
         );
       }),
   );

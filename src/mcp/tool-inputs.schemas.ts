@@ -67,13 +67,20 @@ export const RecallToolInput = z.strictObject({
 /** Arguments of `recall`. */
 export type RecallToolInput = z.output<typeof RecallToolInput>;
 
-/** Arguments of `forget`: a Deletion of content, with its reason. */
+/** Arguments of `forget`: a Deletion of content, with its reason, and optionally an Erasure. */
 export const ForgetInput = z.strictObject({
   targets: Deletion.shape.targets.describe(
     'Ids of the messages or documents to delete (at least one, no repeats).',
   ),
   reason: Deletion.shape.reason.describe('Why they are deleted (kept on record).'),
   requestedBy: Deletion.shape.requestedBy.describe('Who asked for the deletion (optional).'),
+  erase: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also erase them: their words become unrecoverable for good (an Erasure appended with the ' +
+        'Deletion, atomically). Default false: the deletion only hides them.',
+    ),
   ...memoryField,
 });
 /** Arguments of `forget`. */

@@ -100,8 +100,12 @@ export const RecallToolOutput = z.object({
   items: z.array(ContentOutput),
 });
 
-/** Result of `forget`. */
-export const ForgetOutput = z.object({ memoryId, deletion: DeletionOutput });
+/** Result of `forget`: the Deletion, and the Erasure when `erase` was asked for. */
+export const ForgetOutput = z.object({
+  memoryId,
+  deletion: DeletionOutput,
+  erasure: ErasureOutput.optional(),
+});
 
 /** Result of `search`: hits, best first. */
 export const SearchOutput = z.object({

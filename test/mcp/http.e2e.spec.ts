@@ -12,7 +12,8 @@ async function connectHttp(
   config: HttpConfig = {},
   token?: string,
 ): Promise<McpConnection & { readonly url: string }> {
-  const server = await startTestServer(config);
+  // Sealed with a key store, as `npm start` runs, so `forget` can erase.
+  const server = await startTestServer(config, { sealed: true });
   const client = new Client({ name: 'memledger-test', version: '1.0.0' });
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   try {

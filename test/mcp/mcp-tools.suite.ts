@@ -197,6 +197,48 @@ export function describeMcpTools(transport: string, connect: () => Promise<McpCo
       expect(JSON.stringify(past.structuredContent)).not.toContain('4411');
     });
 
+    it('forgets and erases with erase: true: the history and older states show the act, never the words', async () => {
+      const gone = parsed(
+        RememberOutput,
+        await remember('erase', 'My passport is X1234567.'),
+      ).event;
+      const forgot = await call(mcp.client, 'forget', {
+        memoryId: 'erase',
+        targets: [gone.id],
+        reason: 'GDPR art. 17',
+        requestedBy: 'dpo',
+        erase: true,
+      });
+      const { deletion, erasure } = parsed(ForgetOutput, forgot);
+      expect(erasure).toMatchObject({
+        kind: 'erasure',
+        targets: [gone.id],
+        reason: 'GDPR art. 17',
+        requestedBy: 'dpo',
+        seq: deletion.seq + 1,
+      });
+      expect(textOf(forgot)).toMatch(/^Recorded deletion .*, and erasure .* in memory "erase"\.$/);
+
+      const history = await call(mcp.client, 'history', { memoryId: 'erase', id: gone.id });
+      const { erasedBy } = parsed(HistoryOutput, history);
+      expect(erasedBy).toMatchObject({ id: erasure!.id, reason: 'GDPR art. 17' });
+      const past = await call(mcp.client, 'state_at', { memoryId: 'erase', upToSeq: 0 });
+      for (const result of [forgot, history, past]) {
+        expect(textOf(result)).not.toContain('X1234567');
+        expect(JSON.stringify(result.structuredContent)).not.toContain('X1234567');
+      }
+      const head = await headOf(mcp.dbPath, 'erase');
+      const again = await call(mcp.client, 'forget', {
+        memoryId: 'erase',
+        targets: [gone.id],
+        reason: 'twice',
+        erase: true,
+      });
+      expect(again.isError).toBe(true);
+      expect(textOf(again)).toMatch(/^error \[ALREADY_ERASED\]: Item [0-9a-f-]+ in memory erase/);
+      expect(await headOf(mcp.dbPath, 'erase')).toBe(head);
+    });
+
     it('refuses to forget a recall with DELETION_TARGET_NOT_CONTENT and writes nothing', async () => {
       await remember('refuse', 'Something worth recalling.');
       const { recall } = parsed(
