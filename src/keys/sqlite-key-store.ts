@@ -76,7 +76,7 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
     for (const itemId of itemIds) {
       if (keys.has(itemId)) continue;
       const state = stateOf(memoryId, itemId);
-      if (state === 'erased') throw alreadyErased(memoryId, itemId, path);
+      if (state === 'erased') throw alreadyErased(memoryId, itemId);
       if (state !== undefined) {
         keys.set(itemId, Buffer.from(state));
         continue;
@@ -118,11 +118,11 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
       if (erasedByThis === targets.length) return;
       for (const target of targets) {
         if (sql.erasedBy.get(memoryId, target) !== undefined)
-          throw alreadyErased(memoryId, target, path);
+          throw alreadyErased(memoryId, target);
         if (sql.wrappedKey.get(memoryId, target) === undefined)
           throw new MemoryError(
             'ERASURE_UNAVAILABLE',
-            `Item ${target} in memory ${memoryId} has no key in ${path}: it is stored in plain text and cannot be erased.`,
+            `Item ${target} in memory ${memoryId} has no key: it is stored in plain text and cannot be erased.`,
             { details: { memoryId, itemId: target, path } },
           );
       }
@@ -209,7 +209,9 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
 
 /** Creates the file 0600 before SQLite does, so the keys are never readable by others. */
 function openDatabase(path: string, options: SqliteKeyStoreOptions): Database.Database {
-  if (!existsSync(path)) {
+  // A private in-memory key store (tests, ephemeral runs): no file to create or protect.
+  const inMemory = path === ':memory:';
+  if (!inMemory && !existsSync(path)) {
     if (!options.create)
       throw new MemoryError(
         'KEY_STORE_MISSING',
@@ -226,12 +228,12 @@ function openDatabase(path: string, options: SqliteKeyStoreOptions): Database.Da
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { fileMustExist: true });
+    db = new Database(path, { fileMustExist: !inMemory });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     db.pragma('secure_delete = ON');
     db.pragma('synchronous = FULL');
     prepareKeyStoreLayout(db, path, options.masterKey, options.create);
-    restrictModes(path);
+    if (!inMemory) restrictModes(path);
     return db;
   } catch (error) {
     db?.close();
@@ -275,10 +277,10 @@ function parseTargets(json: string): string[] {
   return JSON.parse(json) as string[];
 }
 
-function alreadyErased(memoryId: string, itemId: string, path: string): MemoryError {
+function alreadyErased(memoryId: string, itemId: string): MemoryError {
   return new MemoryError(
     'ALREADY_ERASED',
-    `Item ${itemId} in memory ${memoryId} was erased: its key is destroyed in ${path}.`,
+    `Item ${itemId} in memory ${memoryId} was already erased: its key is destroyed.`,
     { details: { memoryId, itemId } },
   );
 }
