@@ -157,7 +157,7 @@ function sealedLog(
  */
 function sealedLimits(limits: AppendLimits): AppendLimits {
   return {
-    store: limits.store,
+    store: `${limits.store} (for content sealed at rest)`,
     eventBytes: Math.floor(Math.max(0, limits.eventBytes - 64) * 0.75),
     appendBytes: Number.isFinite(limits.appendBytes)
       ? Math.floor(limits.appendBytes / 1.45)
