@@ -10,6 +10,7 @@ import type { HttpResponse as Response } from './http-types.js';
 import type { z } from 'zod';
 import { MemoryError, type Sequenced } from '../core/index.js';
 import { MemoryEvents, ReadEventsQuery } from '../nest.js';
+import { exportLine } from '../store/codec.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import { publicError } from './memory-error.filter.js';
 import { MemoryIdFromPath } from './memory-params.js';
@@ -109,12 +110,13 @@ export class MemoryStreamController {
   @ApiOperation({
     summary: 'Export the log as JSON Lines',
     description:
-      'One event per line, in seq order, exactly as the API returns events (with kind and seq). ' +
+      'One event per line, in seq order, as the API returns events (with kind and seq), plus the ' +
+      'schema `version` of its kind (what `memledger import` reads). ' +
       'Streamed: a failure midway ends the response early.',
   })
   @ApiTextResponse(
     'application/x-ndjson',
-    'JSON Lines: one event (an `Event`) per line, in seq order.',
+    'JSON Lines: one event (an `Event`, plus `version`: its schema version) per line, in seq order.',
   )
   @ApiErrorResponses(400)
   async export(@MemoryIdFromPath() memoryId: string, @Res() response: Response): Promise<void> {
@@ -131,7 +133,7 @@ export class MemoryStreamController {
     for (;;) {
       for (const event of events) {
         if (response.destroyed) return;
-        if (!response.write(`${JSON.stringify(event)}\n`)) await drained(response);
+        if (!response.write(`${exportLine(event)}\n`)) await drained(response);
       }
       const last = events.at(-1);
       if (events.length < MAX_EVENTS_PAGE || last === undefined) break;

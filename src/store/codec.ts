@@ -44,6 +44,14 @@ export function encodeEvent(event: MemoryEvent): EncodedEvent {
 }
 
 /**
+ * One line of a JSON Lines export (CLI `export`, HTTP `GET .../export`): the event as reads
+ * return it, with its seq and the schema `version` of its kind, so a later release upcasts it.
+ */
+export function exportLine(event: Sequenced): string {
+  return JSON.stringify({ ...event, version: EVENT_VERSIONS[event.kind] });
+}
+
+/**
  * The schema that validates stored fields: the current shape of the kind, or its sealed form
  * when the content was stored encrypted (`sealed`: message and document, version 2).
  */

@@ -219,10 +219,15 @@ describe('a client generated from the OpenAPI document', () => {
     expect(out.events.map((e) => e.kind)).toEqual(['message', 'recall', 'deletion']);
     expect(out.missing).toEqual({ status: 404, code: 'EVENT_NOT_FOUND' });
     const lines = out.exported.trimEnd().split('\n');
-    expect(lines.map((line) => RESPONSE_SCHEMAS.Event.parse(JSON.parse(line)).kind)).toEqual([
-      'message',
-      'recall',
-      'deletion',
+    // Each line is an Event plus the schema version of its kind.
+    const parsedLines = lines.map((line) => {
+      const { version, ...event } = JSON.parse(line) as { version: unknown };
+      return { version, kind: RESPONSE_SCHEMAS.Event.parse(event).kind };
+    });
+    expect(parsedLines).toEqual([
+      { version: 2, kind: 'message' },
+      { version: 1, kind: 'recall' },
+      { version: 1, kind: 'deletion' },
     ]);
   }, 180_000);
 

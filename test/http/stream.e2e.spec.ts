@@ -85,8 +85,12 @@ describe('event stream (SSE) and export (JSON Lines)', () => {
     const text = res.body as string;
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    const exported = lines.map((l) => JSON.parse(l) as { seq: number; kind: string });
+    const exported = lines.map(
+      (l) => JSON.parse(l) as { seq: number; kind: string; version: number },
+    );
     expect(exported.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    // Each line names the schema version of its kind (core/versions.ts), for later releases.
+    expect(exported.map((e) => e.version)).toEqual([2, 2, 1, 1]);
     // Import through the API: each line, without kind and seq, to the route of its kind.
     const route = {
       message: 'messages',
@@ -94,7 +98,7 @@ describe('event stream (SSE) and export (JSON Lines)', () => {
       recall: 'recalls',
       deletion: 'deletions',
     };
-    for (const { seq: _seq, kind, ...fields } of exported) {
+    for (const { seq: _seq, kind, version: _version, ...fields } of exported) {
       await post(`/api/memories/copy/${route[kind as keyof typeof route]}`, fields);
     }
     const again = await request(s.url)

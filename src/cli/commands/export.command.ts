@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { EVENT_VERSIONS } from '../../core/index.js';
+import { exportLine } from '../../store/codec.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import { withLog } from '../open.js';
 import { writeFileAtomically, writeLine } from '../output.js';
@@ -47,6 +47,6 @@ as its erasure marker (content, name, text null and "erased": true), never its w
 
 async function writeLog(log: EventLog, stream: Writable): Promise<void> {
   for await (const event of log.read()) {
-    await writeLine(stream, JSON.stringify({ ...event, version: EVENT_VERSIONS[event.kind] }));
+    await writeLine(stream, exportLine(event));
   }
 }
