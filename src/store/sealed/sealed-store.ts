@@ -59,12 +59,13 @@ export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemorySto
   const ready = repairErasures(inner, keys);
   // Keep a failed repair from surfacing as an unhandled rejection: every operation re-throws it.
   ready.catch(() => undefined);
-  const embedded = inner.embedded && sealedEmbedded(inner.embedded, keys);
+  const handoff = new PlainHandoff();
+  const embedded = inner.embedded && sealedEmbedded(inner.embedded, keys, handoff);
   return {
     description: `${inner.description}, content sealed (keys: ${keys.description})`,
     keys,
     ready,
-    log: (memoryId) => sealedLog(inner.log(memoryId), keys, ready, inner.embedded),
+    log: (memoryId) => sealedLog(inner.log(memoryId), keys, ready, inner.embedded, handoff),
     memoryIds: async () => {
       await ready;
       return inner.memoryIds();
@@ -78,12 +79,56 @@ export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemorySto
   };
 }
 
+/**
+ * The plain events of the append running now, by id: an adapter runs its append hook inside the
+ * append call itself, so the hook can take the words the caller gave instead of opening what was
+ * just sealed (a key lookup and a decryption per event saved on the write path).
+ */
+class PlainHandoff {
+  private memoryId: string | undefined;
+  private byId = new Map<string, MemoryEvent>();
+
+  /** Starts `append` with the plain `events` on hand, and ends the handoff once it returned. */
+  during<T>(memoryId: string, events: readonly MemoryEvent[], append: () => T): T {
+    this.memoryId = memoryId;
+    this.byId = new Map(events.map((event) => [event.id, event]));
+    try {
+      return append();
+    } finally {
+      this.memoryId = undefined;
+      this.byId = new Map();
+    }
+  }
+
+  /** `written` with the words the caller gave, where it has them; the rest opened with keys. */
+  plain(keys: KeyStore, memoryId: string, written: readonly Sequenced[]): Sequenced[] {
+    if (this.memoryId !== memoryId) return openEvents(keys, memoryId, written);
+    const rest = written.filter((event) => isSealed(event) && !this.byId.has(event.id));
+    const opened = new Map(openEvents(keys, memoryId, rest).map((event) => [event.id, event]));
+    return written.map((event) => {
+      if (!isSealed(event)) return event;
+      const plain = this.byId.get(event.id);
+      return plain ? withSeq(plain, event.seq) : opened.get(event.id)!;
+    });
+  }
+}
+
+/** A frozen, validated copy of a plain event with the seq the store gave it. */
+const withSeq = (event: MemoryEvent, seq: number): Sequenced =>
+  markValidated(deepFreeze({ ...event, seq }));
+
 /** The read models' view of the store's database: page loads and the append hook see plain words. */
-function sealedEmbedded(embedded: EmbeddedDatabase, keys: KeyStore): EmbeddedDatabase {
+function sealedEmbedded(
+  embedded: EmbeddedDatabase,
+  keys: KeyStore,
+  handoff: PlainHandoff,
+): EmbeddedDatabase {
   return {
     database: embedded.database,
     onAppend: (hook) =>
-      embedded.onAppend((memoryId, written) => hook(memoryId, openEvents(keys, memoryId, written))),
+      embedded.onAppend((memoryId, written) =>
+        hook(memoryId, handoff.plain(keys, memoryId, written)),
+      ),
     eventsAt(memoryId, seqs) {
       const events = embedded.eventsAt(memoryId, seqs);
       const opened = openEvents(keys, memoryId, [...events.values()]);
@@ -97,6 +142,7 @@ function sealedLog(
   keys: KeyStore,
   ready: Promise<void>,
   embedded: EmbeddedDatabase | undefined,
+  handoff: PlainHandoff,
 ): SizedEventLog {
   const { memoryId } = log;
   return {
@@ -112,14 +158,18 @@ function sealedLog(
       for (const erasure of erasures) await beginErasure(log, keys, erasure);
       let stored: readonly Sequenced[];
       try {
-        stored = await log.append(sealed.map(permitErasure), options);
+        stored = await handoff.during(memoryId, events, () =>
+          log.append(sealed.map(permitErasure), options),
+        );
       } catch (error) {
         for (const erasure of erasures) keys.abandonErasure(memoryId, erasure.id);
         throw error;
       }
       for (const erasure of erasures) completeErasure(keys, memoryId, erasure);
       if (erasures.length > 0 && embedded) scrubWal(embedded);
-      return openEvents(keys, memoryId, stored);
+      // One stored event per appended one, in order, with the same id and content (a duplicate
+      // is stored sealed with the same key to the same bytes): the caller's words, sequenced.
+      return stored.map((event, i) => (isSealed(event) ? withSeq(events[i]!, event.seq) : event));
     },
     // Computed appends (recall) write no content: nothing to seal, only what comes back to open.
     ...(log.appendComputed && {
