@@ -8,6 +8,8 @@ import {
   EVENT_KINDS,
   isMemoryError,
   MemoryError,
+  claimsErased,
+  parseErasedItem,
   parseEvent,
   UNVERSIONED,
   upcast,
@@ -58,7 +60,8 @@ export function parseImportLine(text: string, line: number): ImportLine | LinePr
     json = upcastLine(rest, version, line);
   }
   try {
-    return { line, event: parseEvent(json) };
+    // An export's erased item (words null, erased: true) imports as erased, into a sealed store.
+    return { line, event: claimsErased(json) ? parseErasedItem(json) : parseEvent(json) };
   } catch (error) {
     if (!isMemoryError(error, 'VALIDATION_FAILED')) throw error;
     return error.issues.map((issue) => ({ line, path: issue.path, rule: issue.message }));

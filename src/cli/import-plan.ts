@@ -52,8 +52,8 @@ async function entriesFor(
   let lastSeq: number | null = null;
   for await (const event of log.read()) {
     lastSeq = event.seq;
-    // Only what the file names (and the deletions that may have removed it) is kept in memory.
-    if (ids.has(event.id) || event.kind === 'deletion') {
+    // Only what the file names (and the deletions and erasures that may name it) is kept in memory.
+    if (ids.has(event.id) || event.kind === 'deletion' || event.kind === 'erasure') {
       indexStoredEvent(entries, event, ids.has(event.id));
     }
   }

@@ -11,10 +11,15 @@ import {
   Message,
   MemoryEvent,
   Recall,
+  erasedForm,
+  isContent,
+  type ErasedDocument,
+  type ErasedMessage,
   type EventKind,
   type MemoryEvent as MemoryEventType,
 } from './events.js';
 import type { z } from 'zod';
+import { MemoryError } from './errors.js';
 import { deepFreeze, markValidated, parseOrThrow, requireObject } from './validate.js';
 
 /** Where new ids and timestamps come from. */
@@ -77,6 +82,33 @@ export function createDeletion(input: DeletionInput, defaults: EventDefaults = {
 /** Creates a validated, frozen `erasure` event. */
 export function createErasure(input: ErasureInput, defaults: EventDefaults = {}) {
   return create('erasure', Erasure, input, defaults);
+}
+
+/**
+ * Parses an erased item as an export shows it (words `null`, `erased: true`), for an import into
+ * a store that can seal it: every other field is checked as the schema checks it (the words are
+ * stood in for by placeholders, then dropped again), and the erasure marker comes back.
+ */
+export function parseErasedItem(input: unknown): ErasedMessage | ErasedDocument {
+  const fields = requireObject(input as Record<string, unknown>, 'event');
+  const { erased: _erased, content: _c, name: _n, text: _t, ...rest } = fields;
+  const words = fields.kind === 'message' ? { content: '-' } : { name: '-', text: '-' };
+  const parsed = parseEvent({ ...rest, ...words });
+  if (!isContent(parsed)) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid event: erased: only a message or a document can be erased, not a ${parsed.kind}.`,
+      { issues: [{ path: 'erased', message: 'only a message or a document can be erased' }] },
+    );
+  }
+  return markValidated(deepFreeze(erasedForm(parsed))) as ErasedMessage | ErasedDocument;
+}
+
+/** True for input that claims to be an erased item (`erased: true`). */
+export function claimsErased(input: unknown): boolean {
+  return (
+    typeof input === 'object' && input !== null && (input as { erased?: unknown }).erased === true
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import {
   EVENT_TYPE_ALLOWANCE,
+  isErased,
   isValidated,
   LIMITS,
   MemoryError,
@@ -135,6 +136,14 @@ export function permitErasure<E extends MemoryEvent>(event: E): E {
 }
 
 function refuseUnsealedErasure(event: MemoryEvent): void {
+  if (isErased(event)) {
+    // The sealed store seals an imported erased item (with no words) before it reaches here.
+    throw new MemoryError(
+      'ERASURE_UNAVAILABLE',
+      `Event ${event.id} is an erased ${event.kind} (an export's marker): this store has no key store, so it cannot hold the erasure. Import into a store with a key store (the application's default).`,
+      { details: { id: event.id } },
+    );
+  }
   if (event.kind !== 'erasure' || permittedErasures.has(event)) return;
   throw new MemoryError(
     'ERASURE_UNAVAILABLE',

@@ -6,7 +6,13 @@
  * is safe: events already in the log (same id, same content) are recognised and not written twice.
  */
 import type { Command } from 'commander';
-import { isMemoryError, LIMITS, MemoryError, type MemoryErrorCode } from '../../core/index.js';
+import {
+  isErased,
+  isMemoryError,
+  LIMITS,
+  MemoryError,
+  type MemoryErrorCode,
+} from '../../core/index.js';
 import {
   appendLimitsOf,
   checkEventSize,
@@ -71,7 +77,10 @@ idempotent by event id).`,
       }
       const parsed = await readImportFile(file);
       rejectIfProblems(file, parsed.problems);
-      await withLog(command, async (log) => {
+      await withLog(command, async (log, store) => {
+        if (!('keys' in store)) {
+          rejectIfProblems(file, erasureProblems(parsed.events), 'ERASURE_UNAVAILABLE');
+        }
         rejectIfProblems(file, sizeProblems(parsed.events, appendLimitsOf(log)), 'EVENT_TOO_LARGE');
         const plan = await planImport(log, parsed.events);
         rejectIfProblems(file, plan.problems);
@@ -88,6 +97,24 @@ idempotent by event id).`,
         );
       });
     });
+}
+
+/**
+ * Erasures and erased items, which only a store with a key store can hold (MEMLEDGER_ENCRYPTION
+ * off, or a store opened without keys): refused before anything is written.
+ */
+function erasureProblems(lines: readonly ImportLine[]): LineProblem[] {
+  return lines.flatMap(({ line, event }) =>
+    event.kind === 'erasure' || isErased(event)
+      ? [
+          {
+            line,
+            path: event.kind === 'erasure' ? 'kind' : 'erased',
+            rule: 'needs a store with a key store (content sealed at rest) to be imported',
+          },
+        ]
+      : [],
+  );
 }
 
 /** Lines whose event is larger than the store accepts, each naming the store's limit. */

@@ -15,12 +15,13 @@
  */
 import {
   MemoryError,
+  claimsErased,
   deepFreeze,
-  erasedForm,
   isContentKind,
   isMemoryError,
   isValidated,
   markValidated,
+  parseErasedItem,
   parseEvent,
   type Erasure,
   type MemoryEvent,
@@ -224,15 +225,7 @@ function acceptInput(input: readonly MemoryEvent[]): MemoryEvent[] {
   if (!Array.isArray(input)) return input as MemoryEvent[]; // the adapter names the error
   return input.map((event: unknown) => {
     if (isValidated(event)) return event as MemoryEvent;
-    const fields = event as Record<string, unknown> | null;
-    if (fields?.erased !== true || !isContentKind(fields.kind as MemoryEvent['kind'])) {
-      return parseEvent(event);
-    }
-    const { erased: _erased, ...rest } = fields;
-    const placeholder =
-      fields.kind === 'message' ? { content: '-' } : { name: '-', text: '-', sha256: undefined };
-    const parsed = parseEvent(JSON.parse(JSON.stringify({ ...rest, ...placeholder })));
-    return markValidated(deepFreeze(erasedForm(parsed)));
+    return claimsErased(event) ? parseErasedItem(event) : parseEvent(event);
   });
 }
 
