@@ -262,4 +262,16 @@ describe('JSON Lines exported by memledger 0.2.0', () => {
       expect(asJson(replay(events))).toEqual(expected[file]);
     },
   );
+
+  it.each(Object.keys(expected))(
+    '%s: imports through the binary into a sealed file (erased items arrive erased), replays to the state 0.2.0 computed and verifies',
+    async (file) => {
+      const db = join(workspace.dir, `import-${copies++}.db`);
+      const imported = await runCli(['--db', db, 'import', fixture(file)]);
+      expect(imported).toMatchObject({ code: 0, stderr: '' });
+      const replayed = await runCli(['--db', db, 'replay', '--json']);
+      expect(JSON.parse(replayed.stdout)).toEqual(expected[file]);
+      expect(await runCli(['--db', db, 'verify'])).toMatchObject({ code: 0 });
+    },
+  );
 });
