@@ -138,15 +138,20 @@ export const Recall = z.strictObject({
 /** A read: which ids entered a model's context, for which query. */
 export type Recall = Readonly<z.infer<typeof Recall>>;
 
-/** A tombstone: content made unreachable by a visible act. */
-export const Deletion = z.strictObject({
-  kind: z.literal('deletion'),
-  ...commonFields,
+/** What an act of forgetting (a Deletion, an Erasure) records: which items, why, asked by whom. */
+const forgettingFields = {
   targets: idList(1)
     .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' })
     .readonly(),
   reason: nonEmpty(LIMITS.query),
   requestedBy: label(LIMITS.label).optional(),
+};
+
+/** A tombstone: content made unreachable by a visible act. */
+export const Deletion = z.strictObject({
+  kind: z.literal('deletion'),
+  ...commonFields,
+  ...forgettingFields,
 });
 /** A tombstone: content made unreachable by a visible act. */
 export type Deletion = Readonly<z.infer<typeof Deletion>>;
@@ -158,11 +163,7 @@ export type Deletion = Readonly<z.infer<typeof Deletion>>;
 export const Erasure = z.strictObject({
   kind: z.literal('erasure'),
   ...commonFields,
-  targets: idList(1)
-    .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' })
-    .readonly(),
-  reason: nonEmpty(LIMITS.query),
-  requestedBy: label(LIMITS.label).optional(),
+  ...forgettingFields,
 });
 /** The second tier of forgetting: deleted content made unrecoverable, the act kept. */
 export type Erasure = Readonly<z.infer<typeof Erasure>>;

@@ -53,16 +53,7 @@ export async function auditableRecall(
       keywordSearch: (query, max) =>
         db.read(() => db.search.search(mem, query, { limit: max, asOfSeq: head })),
     });
-    const event = createRecall(
-      {
-        query: request.query,
-        recalled: [...ids],
-        sessionId: request.sessionId,
-        source: request.source,
-        actor: request.actor,
-      },
-      settings.defaults,
-    );
+    const event = recallEvent(request, ids, settings);
     try {
       const [stored] = await log.append([event], { expectedLastSeq: r });
       models.applyOwn([stored!]);
@@ -121,16 +112,7 @@ async function recallUnderWriteLock(
       keywordSearch: (query, max) =>
         db.search.search(models.mem, query, { limit: max, asOfSeq: head }),
     }) as readonly string[];
-    event = createRecall(
-      {
-        query: request.query,
-        recalled: [...ids],
-        sessionId: request.sessionId,
-        source: request.source,
-        actor: request.actor,
-      },
-      settings.defaults,
-    );
+    event = recallEvent(request, ids, settings);
     return [event];
   });
   if (!stored || !event) return undefined;
@@ -141,6 +123,24 @@ async function recallUnderWriteLock(
     return db.queries.events<Sequenced<ContentEvent>>(models.mem, seqs);
   });
   return { recall: stored[0] as Sequenced<Recall>, items };
+}
+
+/** The Recall a request makes of the ids retrieved for it. */
+function recallEvent(
+  request: RecallRequest,
+  ids: readonly string[],
+  settings: MemorySettings,
+): Recall {
+  return createRecall(
+    {
+      query: request.query,
+      recalled: [...ids],
+      sessionId: request.sessionId,
+      source: request.source,
+      actor: request.actor,
+    },
+    settings.defaults,
+  );
 }
 
 /** Waits `ms` milliseconds. */
