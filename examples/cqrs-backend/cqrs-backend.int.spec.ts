@@ -53,7 +53,13 @@ describe('the cqrs-backend example', () => {
 
     const activity = app.get(MemoryActivity);
     await waitUntil(() => activity.counts.recall === 2);
-    expect(activity.counts).toEqual({ message: 2, document: 0, recall: 2, deletion: 1 });
+    expect(activity.counts).toEqual({
+      message: 2,
+      document: 0,
+      recall: 2,
+      deletion: 1,
+      erasure: 0,
+    });
   });
 });
 
