@@ -14,7 +14,7 @@ import {
 } from './memory-operations.js';
 import { GenAiAttr, MemledgerAttr } from './semconv.js';
 import { countRejected } from './rejections.js';
-import { traced } from './tracing.js';
+import { metricsActive, traced, tracingActive } from './tracing.js';
 
 export type { MemoryTelemetryOptions } from './memory-operations.js';
 
@@ -86,6 +86,10 @@ function run(
   spec: OperationSpec,
   options: MemoryTelemetryOptions,
 ): Promise<unknown> {
+  if (!tracingActive() && !metricsActive()) {
+    // No SDK registered: nothing to record, so the call costs one check.
+    return method.apply(handle, args) as Promise<unknown>;
+  }
   const attributes = {
     ...(spec.genAi ? { [GenAiAttr.operationName]: spec.genAi } : {}),
     [GenAiAttr.storeId]: handle.memoryId,

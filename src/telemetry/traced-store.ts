@@ -8,7 +8,7 @@ import type { MemoryEvent, Sequenced } from '../core/index.js';
 import type { AppendOptions, EventLog, MemoryStore, ReadOptions } from '../store/event-log.port.js';
 import { memledgerInstruments } from './instruments.js';
 import { GenAiAttr, MemledgerAttr, SpanName } from './semconv.js';
-import { markFailed, memledgerTracer, traced } from './tracing.js';
+import { markFailed, memledgerTracer, metricsActive, traced, tracingActive } from './tracing.js';
 
 const TRACED = Symbol.for('memledger.telemetry.traced');
 
@@ -76,6 +76,8 @@ function appendTraced(
   options: AppendOptions | undefined,
   attributes: Attributes,
 ): Promise<readonly Sequenced[]> {
+  // Without an SDK nothing would be recorded: the append runs as it is.
+  if (!tracingActive() && !metricsActive()) return log.append(events, options);
   const started = performance.now();
   return traced(
     SpanName.append,
@@ -92,6 +94,7 @@ function appendTraced(
 
 /** The append metrics: latency and size per store, events per kind. */
 function recordAppend(attributes: Attributes, events: readonly MemoryEvent[], started: number) {
+  if (!metricsActive()) return;
   const metrics = memledgerInstruments();
   const store = { [MemledgerAttr.store]: attributes[MemledgerAttr.store] };
   metrics.appendDuration.record((performance.now() - started) / 1000, store);

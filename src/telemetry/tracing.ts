@@ -6,14 +6,50 @@
  */
 import {
   context,
+  createNoopMeter,
+  INVALID_SPAN_CONTEXT,
+  metrics,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
   type Attributes,
+  type MeterProvider,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
 import { MemledgerAttr, SCOPE } from './semconv.js';
+
+/** What the global tracer provider delegates to while no SDK is registered. */
+const NO_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * True when a tracer provider (an SDK) is registered: without one every span would be a no-op,
+ * so the instrumentation skips building spans and their attributes altogether. Checked at each
+ * call: a provider registered later is picked up.
+ */
+export function tracingActive(): boolean {
+  const provider = trace.getTracerProvider();
+  return (
+    !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_TRACER_PROVIDER
+  );
+}
+
+let seenMeterProvider: MeterProvider | undefined;
+let meterIsNoop = true;
+
+/** True when a meter provider (an SDK) is registered, so recording metrics does something. */
+export function metricsActive(): boolean {
+  const provider = metrics.getMeterProvider();
+  if (provider !== seenMeterProvider) {
+    seenMeterProvider = provider;
+    meterIsNoop = provider.getMeter(SCOPE) === createNoopMeter();
+  }
+  return !meterIsNoop;
+}
+
+/** A span that records nothing, for work run while no tracer provider is registered. */
+const NOT_RECORDED: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /** The tracer of the provider registered now (a provider registered later is picked up). */
 export function memledgerTracer(): Tracer {
@@ -47,6 +83,7 @@ export function traced<T>(
   work: (span: Span) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
 ): Promise<T> {
+  if (!tracingActive()) return work(NOT_RECORDED);
   const span = memledgerTracer().startSpan(name, { kind, attributes });
   if (!span.isRecording()) {
     span.end();
