@@ -86,9 +86,13 @@ function run(
   spec: OperationSpec,
   options: MemoryTelemetryOptions,
 ): Promise<unknown> {
-  if (!tracingActive() && !metricsActive()) {
-    // No SDK registered: nothing to record, so the call costs one check.
-    return method.apply(handle, args) as Promise<unknown>;
+  const tracing = tracingActive();
+  if (!tracing) {
+    if (!metricsActive()) {
+      // No SDK registered: nothing to record, so the call costs one check.
+      return method.apply(handle, args) as Promise<unknown>;
+    }
+    return measured(handle, method, args, spec);
   }
   const attributes = {
     ...(spec.genAi ? { [GenAiAttr.operationName]: spec.genAi } : {}),
@@ -108,6 +112,24 @@ function run(
       throw error;
     }
   });
+}
+
+/** Metrics on, tracing off (the application without OTEL_*): only what the metrics need. */
+async function measured(
+  handle: MemoryHandle,
+  method: (...args: unknown[]) => unknown,
+  args: unknown[],
+  spec: OperationSpec,
+): Promise<unknown> {
+  const started = spec.name === 'recall' ? performance.now() : 0;
+  try {
+    const result = await method.apply(handle, args);
+    if (spec.name === 'recall') recordRecall(result, started);
+    return result;
+  } catch (error) {
+    if (spec.command) countRejected(error, spec.name);
+    throw error;
+  }
 }
 
 function recordRecall(result: unknown, started: number): void {

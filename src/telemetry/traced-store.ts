@@ -92,16 +92,29 @@ function appendTraced(
   );
 }
 
+/** Metric attributes by store and kind, built once (they are asked for on every append). */
+const attributeCache = new Map<string, Attributes>();
+function attributesOf(store: unknown, kind?: string): Attributes {
+  const key = `${String(store)}/${kind ?? ''}`;
+  let found = attributeCache.get(key);
+  if (!found) {
+    found = kind
+      ? { [MemledgerAttr.store]: store as string, [MemledgerAttr.eventKind]: kind }
+      : { [MemledgerAttr.store]: store as string };
+    attributeCache.set(key, found);
+  }
+  return found;
+}
+
 /** The append metrics: latency and size per store, events per kind. */
 function recordAppend(attributes: Attributes, events: readonly MemoryEvent[], started: number) {
   if (!metricsActive()) return;
   const metrics = memledgerInstruments();
-  const store = { [MemledgerAttr.store]: attributes[MemledgerAttr.store] };
+  const storeKind = attributes[MemledgerAttr.store];
+  const store = attributesOf(storeKind);
   metrics.appendDuration.record((performance.now() - started) / 1000, store);
   metrics.appendSize.record(approximateBytes(events), store);
-  for (const event of events) {
-    metrics.eventsAppended.add(1, { ...store, [MemledgerAttr.eventKind]: event.kind });
-  }
+  for (const event of events) metrics.eventsAppended.add(1, attributesOf(storeKind, event.kind));
 }
 
 /** The size of `events` as JSON, near enough for a histogram and without serializing them. */
