@@ -150,6 +150,24 @@ describe('memledger verify and erasures', () => {
     );
   });
 
+  it('destroys such a key again with --repair-erasures, and verifies clean afterwards', async () => {
+    const { db, cli } = await sampleDb();
+    const backup = join(workspace.dir, 'keys-backup-repair');
+    copyFileSync(`${db}.keys`, backup);
+    expect((await cli('erase', idOf(2), '--reason', 'forget')).code).toBe(0);
+    for (const suffix of ['-wal', '-shm']) rmSync(`${db}.keys${suffix}`, { force: true });
+    copyFileSync(backup, `${db}.keys`);
+    expect((await cli('verify')).code).toBe(2);
+
+    const repaired = await cli('verify', '--repair-erasures');
+    expect(repaired).toMatchObject({ code: 0, stderr: '' });
+    expect(repaired.stdout).toMatch(/^repaired: destroyed again the keys of 1 erased item\n/);
+    expect(repaired.stdout).toMatch(/ok: \d+ events, last seq \d+, 1 erased items unreadable\n$/);
+    const after = await cli('verify');
+    expect(after.code).toBe(0);
+    expect((await cli('replay', '--json')).stdout).not.toContain('runbook');
+  });
+
   it('cannot vouch for erasures when the key store is not opened', async () => {
     const { db, cli } = await sampleDb();
     await cli('erase', idOf(2), '--reason', 'forget');

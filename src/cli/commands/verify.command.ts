@@ -21,6 +21,7 @@ import { seqText } from '../output.js';
 
 interface VerifyOptions {
   readonly all?: boolean;
+  readonly repairErasures?: boolean;
 }
 
 /** Errors that mean the log itself is unsound (anything else is an ordinary failure). */
@@ -47,6 +48,10 @@ export function registerVerifyCommand(program: Command): void {
     .command('verify')
     .description('replay the whole log and re-check every invariant; exit 2 at the first violation')
     .option('--all', 'verify every memory of the store, not only --memory')
+    .option(
+      '--repair-erasures',
+      'first destroy again the keys of erased items that came back (a key store restored from a backup older than the erasure)',
+    )
     .addHelpText(
       'after',
       `
@@ -55,7 +60,7 @@ event that breaks an invariant (exit code 2). Codes: REPLAY_ORDER (seq out of or
 after a gap), LOG_INVARIANT_VIOLATED (repeated id, deletion or recall of unknown, non-content
 or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject),
 ERASED_CONTENT_READABLE (an erased item whose key is still in the key store, or whose read
-still gives its words), ERASURE_UNVERIFIABLE (a log with erasures opened without its key
+still gives its words; --repair-erasures destroys such keys again first), ERASURE_UNVERIFIABLE (a log with erasures opened without its key
 store, e.g. MEMLEDGER_ENCRYPTION=off).`,
     )
     .action(async (options: VerifyOptions, command: Command) => {
@@ -65,6 +70,14 @@ store, e.g. MEMLEDGER_ENCRYPTION=off).`,
           const ids = options.all ? await store.memoryIds() : [globalOptionsOf(command).memory];
           let sound = true;
           for (const id of ids) {
+            if (options.repairErasures) {
+              const repaired = await repairErasures(store.log(id), keyStoreOf(store));
+              if (repaired > 0) {
+                process.stdout.write(
+                  `${options.all ? `${id}: ` : ''}repaired: destroyed again the keys of ${repaired} erased item${repaired === 1 ? '' : 's'}\n`,
+                );
+              }
+            }
             const line = await verifyLog(store.log(id), keyStoreOf(store));
             sound &&= line.startsWith('ok');
             process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
@@ -95,6 +108,29 @@ async function verifyLog(log: EventLog, keys: KeyStore | undefined): Promise<str
     const seq = error.details.seq;
     return `violation [${error.code}]${typeof seq === 'number' ? ` at seq ${seq}` : ''}: ${error.message}`;
   }
+}
+
+/**
+ * Destroys again the keys of erased items whose key is back in the key store (a backup older
+ * than the erasure was restored): the Erasure is on record, so its key destruction is simply run
+ * again. Returns how many keys it destroyed. Without a key store there is nothing to repair.
+ */
+async function repairErasures(log: EventLog, keys: KeyStore | undefined): Promise<number> {
+  if (keys === undefined) return 0;
+  const { state } = await foldLog(log);
+  const byErasure = new Map<string, Sequenced<Erasure>>();
+  for (const erasure of Object.values(state.erased)) byErasure.set(erasure.id, erasure);
+  let repaired = 0;
+  for (const erasure of byErasure.values()) {
+    const found = keys.lookup(log.memoryId, erasure.targets);
+    const alive = erasure.targets.filter((id) => Buffer.isBuffer(found.get(id)));
+    if (alive.length === 0) continue;
+    // The intent names exactly the targets that still have a key (the others are tombstoned).
+    keys.beginErasure(log.memoryId, erasure.id, alive);
+    keys.completeErasure(log.memoryId, erasure.id);
+    repaired += alive.length;
+  }
+  return repaired;
 }
 
 /** How many erased ids one key-store lookup asks about. */
