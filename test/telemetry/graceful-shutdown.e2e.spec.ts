@@ -102,7 +102,8 @@ describe('SIGTERM', () => {
     try {
       const stored = new Set<string>();
       for await (const event of store.log('load').read()) stored.add(event.id);
-      expect(acknowledged.length).toBeGreaterThan(20);
+      // The streams had seen 20 appends when the signal came: at least that many were answered.
+      expect(acknowledged.length).toBeGreaterThanOrEqual(20);
       expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     } finally {
       await store.close();
