@@ -60,8 +60,8 @@ event that breaks an invariant (exit code 2). Codes: REPLAY_ORDER (seq out of or
 after a gap), LOG_INVARIANT_VIOLATED (repeated id, deletion or recall of unknown, non-content
 or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject),
 ERASED_CONTENT_READABLE (an erased item whose key is still in the key store, or whose read
-still gives its words; --repair-erasures destroys such keys again first), ERASURE_UNVERIFIABLE (a log with erasures opened without its key
-store, e.g. MEMLEDGER_ENCRYPTION=off).`,
+still gives its words; --repair-erasures destroys such keys again first), ERASURE_UNVERIFIABLE
+(a log with erasures opened without its key store, e.g. MEMLEDGER_ENCRYPTION=off).`,
     )
     .action(async (options: VerifyOptions, command: Command) => {
       await withStore(
@@ -70,17 +70,10 @@ store, e.g. MEMLEDGER_ENCRYPTION=off).`,
           const ids = options.all ? await store.memoryIds() : [globalOptionsOf(command).memory];
           let sound = true;
           for (const id of ids) {
-            if (options.repairErasures) {
-              const repaired = await repairErasures(store.log(id), keyStoreOf(store));
-              if (repaired > 0) {
-                process.stdout.write(
-                  `${options.all ? `${id}: ` : ''}repaired: destroyed again the keys of ${repaired} erased item${repaired === 1 ? '' : 's'}\n`,
-                );
-              }
-            }
-            const line = await verifyLog(store.log(id), keyStoreOf(store));
-            sound &&= line.startsWith('ok');
-            process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
+            const lines = await verifyLog(store.log(id), keyStoreOf(store), options);
+            sound &&= lines.at(-1)!.startsWith('ok');
+            for (const line of lines)
+              process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
           }
           if (!sound) process.exitCode = VIOLATION_EXIT_CODE;
         },
@@ -94,40 +87,58 @@ function keyStoreOf(store: MemoryStore): KeyStore | undefined {
   return (store as MemoryStore & { readonly keys?: KeyStore }).keys;
 }
 
-/** `ok: ...` or `violation [CODE] at seq S: message`. */
-async function verifyLog(log: EventLog, keys: KeyStore | undefined): Promise<string> {
+/**
+ * `ok: ...` or `violation [CODE] at seq S: message`, after a `repaired: ...` line when
+ * `--repair-erasures` destroyed keys again. The log is folded once for both.
+ */
+async function verifyLog(
+  log: EventLog,
+  keys: KeyStore | undefined,
+  options: VerifyOptions,
+): Promise<string[]> {
   try {
     const { state, events } = await foldLog(log);
     const erasures = Object.entries(state.erased);
+    const lines: string[] = [];
+    if (options.repairErasures && keys !== undefined) {
+      const repaired = repairErasures(log.memoryId, keys, Object.values(state.erased));
+      if (repaired > 0) {
+        lines.push(
+          `repaired: destroyed again the keys of ${repaired} erased item${repaired === 1 ? '' : 's'}`,
+        );
+      }
+    }
     const finding = await checkErasures(log, keys, erasures);
-    if (finding !== undefined) return finding;
+    if (finding !== undefined) return [...lines, finding];
     const erased = erasures.length === 0 ? '' : `, ${erasures.length} erased items unreadable`;
-    return `ok: ${events} events, last seq ${seqText(state.lastSeq)}${erased}`;
+    return [...lines, `ok: ${events} events, last seq ${seqText(state.lastSeq)}${erased}`];
   } catch (error) {
     if (!isMemoryError(error) || !VIOLATIONS.has(error.code)) throw error;
     const seq = error.details.seq;
-    return `violation [${error.code}]${typeof seq === 'number' ? ` at seq ${seq}` : ''}: ${error.message}`;
+    return [
+      `violation [${error.code}]${typeof seq === 'number' ? ` at seq ${seq}` : ''}: ${error.message}`,
+    ];
   }
 }
 
 /**
  * Destroys again the keys of erased items whose key is back in the key store (a backup older
  * than the erasure was restored): the Erasure is on record, so its key destruction is simply run
- * again. Returns how many keys it destroyed. Without a key store there is nothing to repair.
+ * again. Returns how many keys it destroyed.
  */
-async function repairErasures(log: EventLog, keys: KeyStore | undefined): Promise<number> {
-  if (keys === undefined) return 0;
-  const { state } = await foldLog(log);
-  const byErasure = new Map<string, Sequenced<Erasure>>();
-  for (const erasure of Object.values(state.erased)) byErasure.set(erasure.id, erasure);
+function repairErasures(
+  memoryId: string,
+  keys: KeyStore,
+  erasures: readonly Sequenced<Erasure>[],
+): number {
   let repaired = 0;
-  for (const erasure of byErasure.values()) {
-    const found = keys.lookup(log.memoryId, erasure.targets);
+  for (const erasure of new Set(erasures)) {
+    const found = keys.lookup(memoryId, erasure.targets);
     const alive = erasure.targets.filter((id) => Buffer.isBuffer(found.get(id)));
     if (alive.length === 0) continue;
     // The intent names exactly the targets that still have a key (the others are tombstoned).
-    keys.beginErasure(log.memoryId, erasure.id, alive);
-    keys.completeErasure(log.memoryId, erasure.id);
+    keys.beginErasure(memoryId, erasure.id, alive);
+    keys.completeErasure(memoryId, erasure.id);
     repaired += alive.length;
   }
   return repaired;
