@@ -260,20 +260,19 @@ export function hasWords(event: MemoryEvent): event is Message | Document {
 }
 
 /**
- * The erasure marker of a content event (or of its stored fields): the words gone — a message's
- * `content`, a document's `name`, `text` and `sha256`, and any sealed copy of them — replaced by
- * `null` and `erased: true`; everything else (ids, kinds, times, speaker, media type) kept.
+ * The erasure marker of a content event (or of its stored fields, `kind` included): the words
+ * of {@link SEALED_FIELDS} and any sealed copy of them gone, `erased: true`; everything else
+ * (ids, kinds, times, speaker, media type) kept.
  */
 export function erasedForm<T extends object>(fields: T): T {
   const out: Record<string, unknown> = { ...(fields as Record<string, unknown>) };
-  const kind = out.kind;
   delete out.sealed;
-  delete out.sha256;
-  if (kind === 'document' || 'text' in out || 'name' in out) {
-    out.name = null;
-    out.text = null;
+  const words: readonly string[] = SEALED_FIELDS[out.kind as ContentEvent['kind']] ?? [];
+  // The words become null; a digest of them (sha256) is dropped, as it could confirm a guess.
+  for (const field of words) {
+    if (field === 'sha256') delete out[field];
+    else out[field] = null;
   }
-  if (kind === 'message' || 'content' in out) out.content = null;
   out.erased = true;
   return out as T;
 }
