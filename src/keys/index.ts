@@ -38,7 +38,7 @@ export function openKeyStoreBeside(
   env: NodeJS.ProcessEnv,
   options: KeyStoreBesideOptions,
 ): KeyStore {
-  const storePath = nonEmpty(env.MEMLEDGER_KEY_STORE) ?? besidePath(databasePath, '.keys');
+  const storePath = keyStorePathBeside(databasePath, env);
   const storeExists = existsSync(storePath);
   // The key store is the thing to restore; a missing key file alone would be the lesser news.
   if (!storeExists && !options.create)
@@ -65,6 +65,11 @@ export function openKeyStoreBeside(
     }
   })();
   return openSqliteKeyStore(storePath, { masterKey, create: options.create });
+}
+
+/** Where {@link openKeyStoreBeside} looks for the key store of `databasePath`. */
+export function keyStorePathBeside(databasePath: string, env: NodeJS.ProcessEnv): string {
+  return nonEmpty(env.MEMLEDGER_KEY_STORE) ?? besidePath(databasePath, '.keys');
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryError } from '../core/index.js';
-import { openKeyStoreBeside, type KeyStore } from '../keys/index.js';
+import { keyStorePathBeside, openKeyStoreBeside, type KeyStore } from '../keys/index.js';
 import type { MemoryStore } from './event-log.port.js';
 import { sealedStore } from './sealed/sealed-store.js';
 import { openInMemoryStore } from './in-memory/in-memory.event-log.js';
@@ -58,7 +58,7 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
 function openKeys(keys: KeysConfig, store: MemoryStore): KeyStore {
   if (keys.kind === 'key-store') return keys.keyStore;
   const env = keys.env ?? process.env;
-  const path = env.MEMLEDGER_KEY_STORE?.trim() || `${keys.path}.keys`;
+  const path = keyStorePathBeside(keys.path, env);
   if (!existsSync(path) && holdsSealedContent(store)) {
     throw new MemoryError(
       'KEY_STORE_MISSING',
