@@ -3,7 +3,7 @@
  * seq null, mediaType text/plain), normalize the timestamp and return a deeply frozen event.
  * Clock and id generator are arguments so callers (and tests) control them.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 import {
   Deletion,
   Document,
@@ -82,6 +82,29 @@ export function createDeletion(input: DeletionInput, defaults: EventDefaults = {
 /** Creates a validated, frozen `erasure` event. */
 export function createErasure(input: ErasureInput, defaults: EventDefaults = {}) {
   return create('erasure', Erasure, input, defaults);
+}
+
+/** The namespace of the Erasure ids derived from Deletion ids (RFC 9562 name-based, v5). */
+const ERASURE_OF_DELETION = '6f1d2a54-8a3e-4c1b-9f0e-2d7b5c9e4a11';
+
+/** The id of the Erasure that a delete-and-erase appends with the Deletion `deletionId`. */
+export function erasureIdOf(deletionId: string): string {
+  return uuidv5(deletionId, ERASURE_OF_DELETION);
+}
+
+/**
+ * A Deletion and the Erasure of the same targets, for the same reason and requester, to append
+ * together (delete and erase at once). The Erasure is derived from the Deletion — its id from
+ * the Deletion's id, its time the Deletion's — so a retry of the same Deletion makes the same
+ * pair, and the append is idempotent like any other.
+ */
+export function createDeletionAndErasure(
+  input: DeletionInput,
+  defaults: EventDefaults = {},
+): [Deletion, Erasure] {
+  const deletion = createDeletion(input, defaults);
+  const { kind: _kind, seq: _seq, id, ...act } = deletion;
+  return [deletion, createErasure({ ...act, id: erasureIdOf(id) }, defaults)];
 }
 
 /**

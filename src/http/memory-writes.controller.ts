@@ -7,7 +7,13 @@ import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { isMemoryError, MemoryError, type Deletion, type Sequenced } from '../core/index.js';
+import {
+  erasureIdOf,
+  isMemoryError,
+  MemoryError,
+  type Deletion,
+  type Sequenced,
+} from '../core/index.js';
 import type { DeletionAndErasure, EventLookup } from '../memory/index.js';
 import {
   AddDocumentCommand,
@@ -28,7 +34,7 @@ import {
   RecallBody,
   RecordRecallBody,
 } from './request-schemas.js';
-import { isRetryOf, writeOrReturnRetried, type WriteRequest } from './retried-write.js';
+import { writeOrReturnRetried, type WriteRequest } from './retried-write.js';
 import { bodyPipe } from './zod-validation.pipe.js';
 
 /** POST routes under `/api/memories/:memoryId`. */
@@ -167,31 +173,25 @@ export class MemoryWritesController {
         this.commands.execute(new DeleteContentCommand(memoryId, input)),
       );
     }
-    // The store refuses a repeated "erase too" before it sees the repeated id (the keys are
-    // gone), so a retry is recognized first: the Deletion under the client's id, as sent.
-    const retried = input.id === undefined ? undefined : await this.stored(memoryId, input.id);
-    if (retried !== undefined && retried.kind === 'deletion' && isRetryOf(retried, request)) {
-      return { deletion: retried, erasure: await this.erasureOf(memoryId, retried) };
-    }
-    return this.commands.execute(new DeleteContentCommand(memoryId, input, { erase: true }));
-  }
-
-  /** The Erasure of a deletion's first target (a retried "erase too" answers it again). */
-  private async erasureOf(
-    memoryId: string,
-    deletion: Sequenced<Deletion>,
-  ): Promise<DeletionAndErasure['erasure']> {
-    const found: EventLookup = await this.queries.execute(
-      new GetEventQuery(memoryId, deletion.targets[0]!),
+    // A retry makes the same pair (the Erasure's id is derived from the Deletion's): with the
+    // client's timestamp it is an idempotent append; without, the Deletion is recognized as for
+    // any write, and the Erasure stored beside it answered with it.
+    return writeOrReturnRetried(
+      request,
+      () => this.commands.execute(new DeleteContentCommand(memoryId, input, { erase: true })),
+      (id) => this.stored(memoryId, id),
+      async (deletion) => {
+        const erasure = await this.stored(memoryId, erasureIdOf(deletion.id));
+        if (erasure?.kind !== 'erasure') {
+          throw new MemoryError(
+            'ID_CONFLICT',
+            `Deletion ${deletion.id} is on record without its erasure; retry without "erase": true, then erase its targets.`,
+            { details: { id: deletion.id } },
+          );
+        }
+        return { deletion: deletion as Sequenced<Deletion>, erasure };
+      },
     );
-    if (found.erasedBy === null) {
-      throw new MemoryError(
-        'ID_CONFLICT',
-        `Deletion ${deletion.id} is on record without an erasure of its targets; retry without "erase": true, then erase them.`,
-        { details: { id: deletion.id } },
-      );
-    }
-    return found.erasedBy;
   }
 
   /** Erases content already deleted: the words destroyed, the act on record. */

@@ -25,12 +25,14 @@ export function isRetryOf(stored: Sequenced, request: WriteRequest): boolean {
 
 /**
  * Runs `write`; when it is refused with `ID_CONFLICT` and the event stored under the client's id
- * is this very request ({@link isRetryOf}), answers that event instead.
+ * is this very request ({@link isRetryOf}), answers that event instead (or what `answer` makes
+ * of it, for a write that answers more than the one event).
  */
-export async function writeOrReturnRetried<T extends Sequenced>(
+export async function writeOrReturnRetried<T>(
   request: WriteRequest,
   write: () => Promise<T>,
   lookup: (id: string) => Promise<Sequenced | undefined>,
+  answer: (stored: Sequenced) => Promise<T> = async (stored) => stored as T,
 ): Promise<T> {
   try {
     return await write();
@@ -38,7 +40,7 @@ export async function writeOrReturnRetried<T extends Sequenced>(
     const id = request.body.id;
     if (!isMemoryError(error, 'ID_CONFLICT') || id === undefined) throw error;
     const stored = await lookup(id);
-    if (stored !== undefined && isRetryOf(stored, request)) return stored as T;
+    if (stored !== undefined && isRetryOf(stored, request)) return answer(stored);
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { firstValueFrom, type Observable } from 'rxjs';
 import {
   createDeletion,
   createDocument,
+  createDeletionAndErasure,
   createErasure,
   createMessage,
   createRecall,
@@ -113,10 +114,7 @@ export class MemoryHandle {
    * the same reason and requester (the "erase too" of a deletion request).
    */
   async deleteAndErase(input: DeletionInput): Promise<DeletionAndErasure> {
-    const deletion = createDeletion(input, this.settings.defaults);
-    const { id: _id, kind: _kind, seq: _seq, timestamp: _ts, ...act } = deletion;
-    const erasure = createErasure(act, this.settings.defaults);
-    const stored = await this.log.append([deletion, erasure]);
+    const stored = await this.log.append(createDeletionAndErasure(input, this.settings.defaults));
     this.models.applyOwn(stored);
     return {
       deletion: stored[0] as Sequenced<Deletion>,

@@ -1,9 +1,11 @@
 import { validate as isUuid, version as uuidVersion } from 'uuid';
 import {
   createDeletion,
+  createDeletionAndErasure,
   createDocument,
   createMessage,
   createRecall,
+  erasureIdOf,
   parseEvent,
 } from '../../src/core/index.js';
 import {
@@ -146,5 +148,30 @@ describe('event factories', () => {
       expect(Object.isFrozen(event)).toBe(true);
       expect(event.kind === 'deletion' && Object.isFrozen(event.targets)).toBe(true);
     });
+  });
+});
+
+describe('createDeletionAndErasure', () => {
+  it('derives the Erasure from the Deletion, so the same Deletion always makes the same pair', () => {
+    const input = {
+      id: '01890000-0000-7000-8000-0000000000cc',
+      timestamp: '2026-01-02T03:04:05Z',
+      targets: ['01890000-0000-7000-8000-0000000000dd'],
+      reason: 'asked to be forgotten',
+      requestedBy: 'subject',
+    };
+    const [deletion, erasure] = createDeletionAndErasure(input);
+    const [, again] = createDeletionAndErasure(input);
+    expect(again).toEqual(erasure);
+    expect(erasure).toMatchObject({
+      kind: 'erasure',
+      id: erasureIdOf(deletion.id),
+      timestamp: deletion.timestamp,
+      targets: deletion.targets,
+      reason: deletion.reason,
+      requestedBy: deletion.requestedBy,
+    });
+    expect(erasure.id).not.toBe(deletion.id);
+    expect(erasureIdOf('01890000-0000-7000-8000-0000000000ce')).not.toBe(erasure.id);
   });
 });
