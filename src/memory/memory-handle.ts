@@ -11,7 +11,6 @@ import {
   createErasure,
   createMessage,
   createRecall,
-  MemoryError,
   type ContentEvent,
   type Deletion,
   type DeletionInput,
@@ -51,6 +50,7 @@ import type {
   StatePage,
 } from './memory.types.js';
 import { auditableRecall } from './recall.js';
+import { checkSeq, notFound, requireString } from './request-checks.js';
 
 /** The recalls an item's history lists at most (its total is in the recall statistics). */
 export const HISTORY_RECALLS = 1000;
@@ -304,31 +304,4 @@ export class MemoryHandle {
     this.models.applyOwn(stored);
     return stored[0]!;
   }
-}
-
-function checkSeq(value: number, name: string, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new MemoryError(
-      'VALIDATION_FAILED',
-      `Invalid ${name}: must be an integer of ${min} or more, got ${value}.`,
-      {
-        issues: [{ path: name, message: `must be an integer of ${min} or more` }],
-      },
-    );
-  }
-}
-
-/** Callers from plain JavaScript or HTTP can pass anything; a wrong type is a validation error. */
-function requireString(value: unknown, name: string): void {
-  if (typeof value !== 'string') {
-    throw new MemoryError('VALIDATION_FAILED', `Invalid ${name}: must be a string.`, {
-      issues: [{ path: name, message: 'must be a string' }],
-    });
-  }
-}
-
-function notFound(id: string, memoryId: string): MemoryError {
-  return new MemoryError('EVENT_NOT_FOUND', `Event ${id} does not exist in memory ${memoryId}.`, {
-    details: { id, memoryId },
-  });
 }

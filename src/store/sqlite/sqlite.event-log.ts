@@ -29,6 +29,7 @@ import type {
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 import { decodeRow, encodeRow, idKey, idOfKey, typeOfCode } from './sqlite.codec.js';
+import { translateSqliteError } from './sqlite.errors.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
@@ -294,22 +295,4 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       );
     },
   };
-}
-
-/** Maps better-sqlite3 errors to memledger codes; memledger's own errors pass through. */
-function translateSqliteError(error: unknown, what: string, path: string): Error {
-  if (error instanceof MemoryError) return error;
-  const code = (error as { code?: unknown }).code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_CANTOPEN') {
-    return new MemoryError(
-      'STORE_UNAVAILABLE',
-      `SQLite file ${path} is unavailable for ${what} (${String(code)}).`,
-      { cause: error },
-    );
-  }
-  return new MemoryError(
-    'STORE_FAILED',
-    `SQLite ${what} on ${path} failed: ${(error as Error).message}`,
-    { cause: error },
-  );
 }
