@@ -44,6 +44,9 @@ import type {
 } from '../event-log.port.js';
 import { isSealed, openEvent, openEvents, sealEvents } from './content-sealing.js';
 
+/** Events a read opens together (the adapters read pages of about this size). */
+const OPEN_BATCH = 256;
+
 /** A memory store whose content can be erased (see {@link sealedStore}). */
 export interface SealedMemoryStore extends MemoryStore {
   /** The key store holding each item's data key. */
@@ -182,7 +185,15 @@ function sealedLog(
     }),
     async *read(options: ReadOptions = {}) {
       await ready;
-      for await (const event of log.read(options)) yield openEvent(keys, memoryId, event);
+      // Opened a batch at a time: one key-store lookup for many events, not one per event.
+      let batch: Sequenced[] = [];
+      for await (const event of log.read(options)) {
+        batch.push(event);
+        if (batch.length < OPEN_BATCH) continue;
+        yield* openEvents(keys, memoryId, batch);
+        batch = [];
+      }
+      yield* openEvents(keys, memoryId, batch);
     },
     async get(id: string) {
       await ready;
