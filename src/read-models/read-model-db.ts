@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
+import { scrubWal } from '../store/sqlite/sqlite.wal.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
 import { prepareWholeState, type WholeState } from './read-model.whole-state.js';
@@ -115,19 +116,6 @@ export function openReadModelFile(path: string): ReadModelDb {
     return out;
   });
   return { ...models, embedded: false, close: () => db.close() };
-}
-
-/**
- * After an erasure: copies the WAL into the database and truncates it, so no earlier page image
- * holding the erased words survives in the -wal file. Best effort: a reader holding an old
- * snapshot keeps the WAL from being reset until it ends (the next erasure tries again).
- */
-export function scrubWal(db: Database.Database): void {
-  try {
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } catch {
-    // Busy or closed: the words are already gone from every live page.
-  }
 }
 
 function readModelsOn(

@@ -42,6 +42,7 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
+import { scrubWal } from '../sqlite/sqlite.wal.js';
 import { isSealed, openEvent, openEvents, sealEvents } from './content-sealing.js';
 
 /** Events a read opens together (the adapters read pages of about this size). */
@@ -170,7 +171,7 @@ function sealedLog(
         throw error;
       }
       for (const erasure of erasures) completeErasure(keys, memoryId, erasure);
-      if (erasures.length > 0 && embedded) scrubWal(embedded);
+      if (erasures.length > 0 && embedded) scrubWal(embedded.database);
       // One stored event per appended one, in order, with the same id and content (a duplicate
       // is stored sealed with the same key to the same bytes): the caller's words, sequenced.
       return stored.map((event, i) => (isSealed(event) ? withSeq(events[i]!, event.seq) : event));
@@ -283,15 +284,6 @@ function completeErasure(keys: KeyStore, memoryId: string, erasure: Erasure): vo
     if (!isMemoryError(error, 'ALREADY_ERASED')) throw error;
   }
   keys.completeErasure(memoryId, erasure.id);
-}
-
-/** After an erasure the store file's WAL may hold page images with the dropped search text. */
-function scrubWal(embedded: EmbeddedDatabase): void {
-  try {
-    embedded.database.pragma('wal_checkpoint(TRUNCATE)');
-  } catch {
-    // Busy: a reader holds an old snapshot; the next erasure (or close) checkpoints again.
-  }
 }
 
 /** On open: every intent is completed (its Erasure is in the log) or abandoned (it is not). */
