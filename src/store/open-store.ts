@@ -113,8 +113,9 @@ export function keysFromEnv(
     return { kind: 'beside', path: store.path, env: keyEnv };
   }
   if (store.kind === 'eventstoredb') {
-    const index = store.idIndex && store.idIndex !== ':memory:' ? store.idIndex : './data/x';
-    return { kind: 'beside', path: join(dirname(index), 'eventstoredb'), env: keyEnv };
+    // Beside the id index, or in ./data (where the index goes by default) when it is in memory.
+    const dir = store.idIndex && store.idIndex !== ':memory:' ? dirname(store.idIndex) : './data';
+    return { kind: 'beside', path: join(dir, 'eventstoredb'), env: keyEnv };
   }
   return undefined;
 }
