@@ -7,11 +7,14 @@
  * median is reported): the raw client's first appends pay for JIT and connection set-up, so a
  * cold raw run followed by a warm adapter run flatters the adapter.
  *
- * The adapter reads each successful append back: the server's idempotency compares event ids
- * only, and answers an append whose ids a peer already stored after the expected revision with
- * the same revision and a position a fresh write would give, so only a read tells "written" from
- * "a peer stored these ids first, maybe with other content" (invariant 9). An uncontended append
- * therefore costs two round trips against the raw client's one.
+ * An uncontended adapter append is one round trip, as the raw client's: the event id is a content
+ * address (eventstoredb.append.ts), so the server's answer needs no read back. What the adapter
+ * adds is local: the guard's lookup in the id index, the decision, the content address, and
+ * recording the appended ids in the index. The in-process server answers in ~0.1 ms, so that
+ * local work shows here far more than against a real server over a network.
+ *
+ * Each round times both paths back to back, so the per-round ratio compares like with like on a
+ * shared machine; the median of those ratios is the headline figure.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +28,7 @@ import { startEsdbTestServer } from '../test/support/esdb-test-server/index.js';
 import { report, syntheticLog, timeMs } from './support.js';
 
 const BATCH = 10;
-const ROUNDS = 3;
+const ROUNDS = 9;
 const WARM_UP = 200;
 
 /** Appends `events` in slices of `size` with the raw client, at the expected revision. */
@@ -105,6 +108,8 @@ export async function benchEventStoreDbAppend(
 
     const ratios = (shape: 'single' | 'batch') =>
       figures[shape].adapter.map((ms, i) => (ms / figures[shape].raw[i]!).toFixed(2)).join(', ');
+    const medianRatio = (shape: 'single' | 'batch') =>
+      median(figures[shape].adapter.map((ms, i) => ms / figures[shape].raw[i]!));
     const single = { raw: median(figures.single.raw), adapter: median(figures.single.adapter) };
     const batch = { raw: median(figures.batch.raw), adapter: median(figures.batch.adapter) };
     report(dir === undefined ? 'eventstoredb-append' : 'eventstoredb-append-file-index', {
@@ -115,11 +120,11 @@ export async function benchEventStoreDbAppend(
       'single: raw client ms': single.raw,
       'single: adapter ms': single.adapter,
       'single: adapter appends/s': Math.round(appends / (single.adapter / 1000)),
-      'single: adapter / raw time ratio': single.adapter / single.raw,
+      'single: adapter / raw time ratio (median of rounds)': medianRatio('single'),
       'single: ratio per round': ratios('single'),
       [`batch of ${BATCH}: raw client ms`]: batch.raw,
       [`batch of ${BATCH}: adapter ms`]: batch.adapter,
-      [`batch of ${BATCH}: adapter / raw time ratio`]: batch.adapter / batch.raw,
+      [`batch of ${BATCH}: adapter / raw time ratio (median of rounds)`]: medianRatio('batch'),
       [`batch of ${BATCH}: ratio per round`]: ratios('batch'),
       'target ratio (DESIGN)': '<= 1.3',
     });

@@ -10,20 +10,26 @@
  * instead of being retried past the caller's expectation.
  *
  * The server has its own idempotency: an append whose event ids already sit right after
- * revision r is answered "success" without writing. That answer says nothing about *content*,
- * so after every successful append the guard reads its revisions back (the same read that
- * moves the index forward) and accepts only if they hold exactly the events it decided to
- * write. Otherwise another writer stored those ids first, and the guard decides again on the
- * log that now contains them: invariant 9 then answers with the stored events, or ID_CONFLICT.
+ * revision r is answered "success" without writing, with the same reply as a fresh write. So the
+ * EventStoreDB event id is a *content address*, not our id: the first 128 bits of a SHA-256 of
+ * the event's type, schema version and data (our id included), shaped as a UUID (version 8).
+ * A "success" then means the stream holds exactly the events decided, at exactly the revisions
+ * decided — written now, or by an earlier try or a peer with the same content — and the index
+ * records them without reading them back. A peer that stored one of our ids with *other*
+ * content stored another event id, so the server answers WrongExpectedVersion and the guard
+ * decides again on the log that now holds it: invariant 9 then answers with the stored event,
+ * or ID_CONFLICT. Reads take our id from the data, never from the event id, so streams written
+ * by 0.2.0 (event id = our id) read and dedupe as before.
  */
+import { createHash } from 'node:crypto';
 import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
+import { stringify as uuidString } from 'uuid';
 import {
   decideAppend,
   EVENT_TYPE_ALLOWANCE,
   type AppendDecision,
   idsNamedBy,
   MemoryError,
-  sameContent,
   type LogView,
   type MemoryEvent,
   type Sequenced,
@@ -59,8 +65,10 @@ export function guardedAppend(
       );
       if (decision.toWrite.length === 0) return decision.stored;
       if (await write(stream, decision.toWrite, lastSeq)) {
-        const readBack = await catchUp(stream, memory.index, decision.toWrite[0]!.seq);
-        if (holdsExactly(readBack, decision.toWrite)) return decision.stored;
+        // The stream holds exactly these events (see the header); another process resetting
+        // the shared index file meanwhile makes the index read them instead.
+        if (!memory.index.apply(lastSeq, decision.toWrite)) await catchUp(stream, memory.index);
+        return decision.stored;
       }
       // Spread the retries of writers that collided, so they do not collide again in lockstep.
       if (attempt > 2) await sleep(Math.random() * 5 * attempt);
@@ -140,8 +148,13 @@ async function write(
 ): Promise<boolean> {
   stream.context.ensureOpen();
   const proposed = toWrite.map((event) => {
-    const { id, type, version, data } = encodeEvent(event);
-    return jsonEvent({ id, type, data, metadata: { schemaVersion: version } });
+    const { type, version, data } = encodeEvent(event);
+    return jsonEvent({
+      id: contentEventId(type, version, data),
+      type,
+      data,
+      metadata: { schemaVersion: version },
+    });
   });
   try {
     await stream.context.client.appendToStream(stream.streamName, proposed, {
@@ -170,12 +183,23 @@ function learnMaxAppendSize(stream: EsdbStream, max: number | undefined): void {
   };
 }
 
-/** True when `readBack` starts with exactly `written`: same seqs, ids and content. */
-function holdsExactly(readBack: readonly Sequenced[], written: readonly Sequenced[]): boolean {
-  return written.every((event, i) => {
-    const stored = readBack[i];
-    return stored?.seq === event.seq && stored.id === event.id && sameContent(stored, event);
-  });
+/**
+ * The EventStoreDB event id of an event: a UUID (version 8, RFC 9562) made of the first 128 bits
+ * of SHA-256 over its type, schema version and data. Equal content, equal id; any difference in
+ * what is stored, another id.
+ */
+export function contentEventId(
+  type: string,
+  version: number,
+  data: Readonly<Record<string, unknown>>,
+): string {
+  const digest = createHash('sha256')
+    .update(`${type}\n${version}\n`)
+    .update(JSON.stringify(data))
+    .digest();
+  digest[6] = (digest[6]! & 0x0f) | 0x80;
+  digest[8] = (digest[8]! & 0x3f) | 0x80;
+  return uuidString(digest.subarray(0, 16));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

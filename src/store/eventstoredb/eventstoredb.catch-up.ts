@@ -17,21 +17,12 @@ const CHUNK = 1000;
 /** Reads started again when other processes keep resetting the memory's index under this one. */
 const MAX_PASSES = 5;
 
-/**
- * Reads the events after the index's checkpoint and applies them. Returns those with seq >=
- * `keepFromSeq` (the guard checks its own writes among them; a cold start keeps none).
- * Call it under the memory's mutex.
- */
-export async function catchUp(
-  stream: EsdbStream,
-  index: IdIndex,
-  keepFromSeq = Number.POSITIVE_INFINITY,
-): Promise<Sequenced[]> {
+/** Reads the events after the index's checkpoint and applies them. Call it under the memory's mutex. */
+export async function catchUp(stream: EsdbStream, index: IdIndex): Promise<void> {
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    const kept = await catchUpOnce(stream, index, keepFromSeq);
-    if (kept !== undefined) {
+    if (await catchUpOnce(stream, index)) {
       index.verified = true;
-      return kept;
+      return;
     }
   }
   throw new MemoryError(
@@ -41,20 +32,13 @@ export async function catchUp(
   );
 }
 
-/** One pass; `undefined` when the index was (or must be) reset, and the pass must start again. */
-async function catchUpOnce(
-  stream: EsdbStream,
-  index: IdIndex,
-  keepFromSeq: number,
-): Promise<Sequenced[] | undefined> {
+/** One pass; false when the index was (or must be) reset, and the pass must start again. */
+async function catchUpOnce(stream: EsdbStream, index: IdIndex): Promise<boolean> {
   const base = index.checkpoint();
-  const kept: Sequenced[] = [];
   let pending: Sequenced[] = [];
   // An empty index has no checkpoint to check.
   let verified = base.seq === null;
-  // Reads its own writes back even when another process already indexed them.
-  for await (const event of readFrom(stream, Math.min(base.seq ?? 0, keepFromSeq))) {
-    if (event.seq >= keepFromSeq) kept.push(event);
+  for await (const event of readFrom(stream, base.seq ?? 0)) {
     if (!verified) {
       if (event.seq < base.seq!) continue;
       if (event.seq !== base.seq || event.id !== base.id) break;
@@ -63,15 +47,14 @@ async function catchUpOnce(
     }
     pending.push(event);
     if (pending.length >= CHUNK) {
-      if (!index.apply(base.seq, pending)) return undefined;
+      if (!index.apply(base.seq, pending)) return false;
       pending = [];
     }
   }
   if (!verified) {
     // Leaving the loop early cancelled the read; the next pass reads the stream from seq 0.
     index.reset(base);
-    return undefined;
+    return false;
   }
-  if (pending.length > 0 && !index.apply(base.seq, pending)) return undefined;
-  return kept;
+  return pending.length === 0 || index.apply(base.seq, pending);
 }

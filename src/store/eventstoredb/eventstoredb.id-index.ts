@@ -111,11 +111,14 @@ function prepare(db: Database.Database): Statements {
 export class IdIndexFile {
   private readonly db: Database.Database;
   private readonly sql: Statements;
+  /** One transaction wrapper for every unit of work: building one per call costs on every append. */
+  private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
 
   /** Opens (creating when needed) the file at `path`; `:memory:` for a private one. */
   constructor(readonly path: string) {
     this.db = openIdIndexDatabase(path);
     this.sql = prepare(this.db);
+    this.transaction = this.db.transaction((work: () => unknown) => work());
   }
 
   /** The index of one memory's stream. */
@@ -130,8 +133,7 @@ export class IdIndexFile {
     }
     try {
       if (mode === undefined) return work();
-      const transaction = this.db.transaction(work);
-      return mode === 'write' ? transaction.immediate() : transaction();
+      return (mode === 'write' ? this.transaction.immediate(work) : this.transaction(work)) as T;
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       const code = (error as { code?: unknown }).code;

@@ -10,6 +10,7 @@ import {
 } from '@eventstore/db-client';
 import type { MemoryEvent, Sequenced } from '../../../src/core/index.js';
 import { encodeEvent } from '../../../src/store/codec.js';
+import { contentEventId } from '../../../src/store/eventstoredb/eventstoredb.append.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import {
   openEventStoreDbStore,
@@ -45,11 +46,37 @@ const rawEvents = async (client: EventStoreDBClient, stream: string) => {
     out.push(resolved);
   return out;
 };
-/** Writes `event` as memledger would, but straight through the raw client. */
-const writeRaw = (client: EventStoreDBClient, event: MemoryEvent, stream = 'memory-default') => {
-  const { id, type, data } = encodeEvent(event);
-  return client.appendToStream(stream, jsonEvent({ id, type, data: data as never }));
+/**
+ * How a peer names the events it writes: as this version does (a content-addressed event id,
+ * the schema version in the metadata), or as memledger 0.2.0 did (event id = our id).
+ */
+type PeerLayout = 'content-addressed' | '0.2.0';
+/** Writes `event` as a memledger peer would, but straight through the raw client. */
+const writeRaw = (
+  client: EventStoreDBClient,
+  event: MemoryEvent,
+  stream = 'memory-default',
+  layout: PeerLayout = 'content-addressed',
+) => {
+  const { id, type, version, data } = encodeEvent(event);
+  const proposed =
+    layout === '0.2.0'
+      ? jsonEvent({ id, type, data: data as never })
+      : jsonEvent({
+          id: contentEventId(type, version, data),
+          type,
+          data: data as never,
+          metadata: { schemaVersion: version },
+        });
+  return client.appendToStream(stream, proposed);
 };
+/** Our ids of a stream's raw records (they sit in the data; the event id is a content address). */
+const addressOf = (event: MemoryEvent) => {
+  const { type, version, data } = encodeEvent(event);
+  return contentEventId(type, version, data);
+};
+const idsIn = (records: readonly ResolvedEvent[]) =>
+  records.map((r) => (r.event!.data as { id: string }).id);
 /**
  * A client that runs `before` ahead of each of its appends (another writer getting in first)
  * and hands each append's result to `after`.
@@ -190,60 +217,65 @@ describe('EventStoreDB store: racing instances', () => {
     const stored = await openOn(duplicated).log('dup').append([same]);
 
     expect(conflict.code).toBe('ID_CONFLICT');
-    expect((await rawEvents(peer, 'memory-default')).map((r) => r.event!.id)).toEqual([mine.id]);
+    expect(idsIn(await rawEvents(peer, 'memory-default'))).toEqual([mine.id]);
     expect(stored).toEqual([{ ...same, seq: 0 }]);
     expect(await rawEvents(peer, 'memory-dup')).toHaveLength(1);
   });
 });
 
-describe('EventStoreDB store: the server’s id idempotency behind a warm id index', () => {
-  // The index already holds seq 0, so the guard decides without a read and appends at revision
-  // 0. A peer has meanwhile stored the same id at revision 1; the server's strong idempotency
-  // check compares ids only and answers that append "success" with revision 1, exactly what a
-  // fresh write would answer. Only reading revision 1 back tells the two apart.
-  const raceOnWarmIndex = async (peerWrites: (mine: MemoryEvent) => MemoryEvent) => {
-    const peer = rawClient();
-    let pending: MemoryEvent | undefined;
-    const answers: AppendResult[] = [];
-    const client = racedClient(
-      async () => {
-        const event = pending;
-        pending = undefined;
-        if (event !== undefined) await writeRaw(peer, event);
-      },
-      (result) => answers.push(result),
-    );
-    const log = openOn(client).log();
-    const [first] = await log.append([message('warms the index')]);
-    const mine = message('my content');
-    pending = peerWrites(mine);
-    const outcome = await log.append([mine]).then(
-      (stored) => ({ stored }),
-      (error: unknown) => ({ error: error as { code?: string } }),
-    );
-    const raw = await rawEvents(peer, 'memory-default');
-    return { first: first!, mine, outcome, answers, raw };
-  };
+describe.each<PeerLayout>(['content-addressed', '0.2.0'])(
+  'EventStoreDB store: the server’s id idempotency behind a warm id index, against a %s peer',
+  (layout) => {
+    // The index already holds seq 0, so the guard decides without a read and appends at revision
+    // 0. A peer has meanwhile stored the same id at revision 1. The server's strong idempotency
+    // check compares event ids only and answers "success" with revision 1, exactly what a fresh
+    // write would answer, so the event id must carry the content: a peer's other content (or a
+    // 0.2.0 peer's event id) makes the server refuse instead, and the guard decides on the log.
+    const raceOnWarmIndex = async (peerWrites: (mine: MemoryEvent) => MemoryEvent) => {
+      const peer = rawClient();
+      let pending: MemoryEvent | undefined;
+      const answers: AppendResult[] = [];
+      const client = racedClient(
+        async () => {
+          const event = pending;
+          pending = undefined;
+          if (event !== undefined) await writeRaw(peer, event, 'memory-default', layout);
+        },
+        (result) => answers.push(result),
+      );
+      const log = openOn(client).log();
+      const [first] = await log.append([message('warms the index')]);
+      const mine = message('my content');
+      pending = peerWrites(mine);
+      const outcome = await log.append([mine]).then(
+        (stored) => ({ stored }),
+        (error: unknown) => ({ error: error as { code?: string } }),
+      );
+      const raw = await rawEvents(peer, 'memory-default');
+      return { first: first!, mine, outcome, answers, raw };
+    };
 
-  it('rejects with ID_CONFLICT an id the peer stored with other content, though the server answered the append as written', async () => {
-    const { first, mine, outcome, answers, raw } = await raceOnWarmIndex((event) => ({
-      ...event,
-      content: 'their content, same id',
-    }));
+    it('rejects with ID_CONFLICT an id the peer stored with other content', async () => {
+      const { first, mine, outcome, answers, raw } = await raceOnWarmIndex((event) => ({
+        ...event,
+        content: 'their content, same id',
+      }));
 
-    expect(answers[1]?.nextExpectedRevision).toBe(1n);
-    expect('error' in outcome && outcome.error.code).toBe('ID_CONFLICT');
-    expect(raw.map((r) => r.event!.id)).toEqual([first.id, mine.id]);
-    expect(raw[1]!.event!.data).toMatchObject({ content: 'their content, same id' });
-  });
+      expect(answers).toHaveLength(1);
+      expect('error' in outcome && outcome.error.code).toBe('ID_CONFLICT');
+      expect(idsIn(raw)).toEqual([first.id, mine.id]);
+      expect(raw[1]!.event!.data).toMatchObject({ content: 'their content, same id' });
+    });
 
-  it('returns the peer’s stored event and writes nothing when it stored the same id with the same content', async () => {
-    const { mine, outcome, raw } = await raceOnWarmIndex((event) => event);
+    it('returns the peer’s stored event and writes nothing when it stored the same id with the same content', async () => {
+      const { mine, outcome, raw } = await raceOnWarmIndex((event) => event);
 
-    expect(outcome).toEqual({ stored: [{ ...mine, seq: 1 }] });
-    expect(raw).toHaveLength(2);
-  });
-});
+      expect(outcome).toEqual({ stored: [{ ...mine, seq: 1 }] });
+      expect(raw).toHaveLength(2);
+      expect(raw[1]!.event!.id).toBe(layout === '0.2.0' ? mine.id : addressOf(mine));
+    });
+  },
+);
 
 describe('EventStoreDB store: vendor errors are translated', () => {
   const password = 's3cret';
@@ -309,7 +341,7 @@ describe('EventStoreDB store: vendor errors are translated', () => {
 });
 
 describe('EventStoreDB store: stream layout', () => {
-  it('writes memory x to stream memory-x, revision = seq, id = event id, type = kind, JSON data without seq', async () => {
+  it('writes memory x to stream memory-x, revision = seq, event id = content address, type = kind, JSON data without seq', async () => {
     const log = open().log('layout');
     const m = message();
     const stored = await log.append([m, recallOf([m.id]), deletionOf([m.id]), doc()]);
@@ -317,7 +349,11 @@ describe('EventStoreDB store: stream layout', () => {
     const raw = await rawEvents(rawClient(), 'memory-layout');
 
     expect(raw.map((r) => r.event!.revision)).toEqual([0n, 1n, 2n, 3n]);
-    expect(raw.map((r) => r.event!.id)).toEqual(stored.map((e) => e.id));
+    expect(idsIn(raw)).toEqual(stored.map((e) => e.id));
+    expect(raw.map((r) => r.event!.id)).toEqual(stored.map(addressOf));
+    expect(raw.map((r) => r.event!.metadata)).toEqual(
+      stored.map((event) => ({ schemaVersion: encodeEvent(event).version })),
+    );
     expect(raw.map((r) => r.event!.type)).toEqual(['Message', 'Recall', 'Deletion', 'Document']);
     expect(raw.every((r) => r.event!.isJson)).toBe(true);
     const { seq: _seq, ...withoutSeq } = stored[0]!;
