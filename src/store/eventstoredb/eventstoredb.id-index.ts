@@ -9,7 +9,9 @@
  * same id appended again) reads that single revision, which happens only on retries.
  *
  * It is brought up to date by reading the stream forwards from its checkpoint
- * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`. A
+ * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`,
+ * and by the guard itself with the events it just appended (their success proves what the
+ * stream holds, see eventstoredb.append.ts). A
  * read rather than a live subscription, because the guard must decide on the log as it is
  * *now*: a subscription is at best "recent", and the extra read is one small RPC that usually
  * returns nothing.
@@ -22,6 +24,7 @@ import type Database from 'better-sqlite3';
 import { MemoryError, type Sequenced, type StoredEntry } from '../../core/index.js';
 import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
 import { KIND_CODES, kindOfCode, openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
+import { prepare, type IdKey, type Statements } from './eventstoredb.id-index.statements.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {
@@ -45,66 +48,6 @@ export interface Checkpoint {
 export interface IndexView {
   readonly lastSeq: number | null;
   readonly entries: Map<string, StoredEntry>;
-}
-
-type IdKey = Buffer | string;
-interface EntryRow {
-  kind: number;
-  seq: number;
-  deleted_by: Uint8Array | string | null;
-  deleted_seq: number | null;
-  erased_by: Uint8Array | string | null;
-  erased_seq: number | null;
-}
-interface CheckpointRow {
-  last_seq: number | null;
-  last_id: Uint8Array | string | null;
-}
-
-type Write<P extends unknown[]> = Database.Statement<P>;
-interface Statements {
-  readonly memKey: Database.Statement<[string], number>;
-  readonly addMemory: Write<[string]>;
-  readonly checkpoint: Database.Statement<[number], CheckpointRow>;
-  readonly setCheckpoint: Write<[number | null, IdKey | null, number]>;
-  readonly entry: Database.Statement<[number, IdKey], EntryRow>;
-  readonly put: Write<[number, IdKey, number, number]>;
-  readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
-  readonly markErased: Write<[IdKey, number, number, IdKey]>;
-  readonly clear: Write<[number]>;
-}
-
-function prepare(db: Database.Database): Statements {
-  return {
-    memKey: db
-      .prepare<[string], number>('SELECT mem FROM esdb_index_streams WHERE stream = ?')
-      .pluck(),
-    addMemory: db.prepare<[string]>('INSERT OR IGNORE INTO esdb_index_streams (stream) VALUES (?)'),
-    checkpoint: db.prepare<[number], CheckpointRow>(
-      'SELECT last_seq, last_id FROM esdb_index_streams WHERE mem = ?',
-    ),
-    setCheckpoint: db.prepare<[number | null, IdKey | null, number]>(
-      'UPDATE esdb_index_streams SET last_seq = ?, last_id = ? WHERE mem = ?',
-    ),
-    entry: db.prepare<[number, IdKey], EntryRow>(
-      `SELECT kind, seq, deleted_by, deleted_seq, erased_by, erased_seq FROM esdb_index_ids
-        WHERE mem = ? AND id = ?`,
-    ),
-    // REPLACE: an id the stream holds twice is indexed at its later event, as a Map would.
-    put: db.prepare<[number, IdKey, number, number]>(
-      'INSERT OR REPLACE INTO esdb_index_ids (mem, id, kind, seq) VALUES (?, ?, ?, ?)',
-    ),
-    // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
-    markDeleted: db.prepare<[IdKey, number, number, IdKey]>(
-      `UPDATE esdb_index_ids SET deleted_by = ?, deleted_seq = ?
-        WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
-    ),
-    markErased: db.prepare<[IdKey, number, number, IdKey]>(
-      `UPDATE esdb_index_ids SET erased_by = ?, erased_seq = ?
-        WHERE mem = ? AND id = ? AND erased_seq IS NULL`,
-    ),
-    clear: db.prepare<[number]>('DELETE FROM esdb_index_ids WHERE mem = ?'),
-  };
 }
 
 /** The id index file of one store: one SQLite connection, shared by all its memories. */

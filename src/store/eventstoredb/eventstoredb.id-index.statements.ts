@@ -1,0 +1,73 @@
+/**
+ * The SQL of the EventStoreDB id index (tables in eventstoredb.id-index.schema.ts): the rows it
+ * reads and the statements it prepares once per file.
+ */
+import type Database from 'better-sqlite3';
+
+/** An id as the index stores it: 16 bytes for a UUID, else its text (sqlite.codec.ts idKey). */
+export type IdKey = Buffer | string;
+
+/** One id's row. */
+export interface EntryRow {
+  kind: number;
+  seq: number;
+  deleted_by: Uint8Array | string | null;
+  deleted_seq: number | null;
+  erased_by: Uint8Array | string | null;
+  erased_seq: number | null;
+}
+
+/** One memory's checkpoint row. */
+export interface CheckpointRow {
+  last_seq: number | null;
+  last_id: Uint8Array | string | null;
+}
+
+type Write<P extends unknown[]> = Database.Statement<P>;
+
+/** The statements of one index file, shared by all its memories. */
+export interface Statements {
+  readonly memKey: Database.Statement<[string], number>;
+  readonly addMemory: Write<[string]>;
+  readonly checkpoint: Database.Statement<[number], CheckpointRow>;
+  readonly setCheckpoint: Write<[number | null, IdKey | null, number]>;
+  readonly entry: Database.Statement<[number, IdKey], EntryRow>;
+  readonly put: Write<[number, IdKey, number, number]>;
+  readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
+  readonly markErased: Write<[IdKey, number, number, IdKey]>;
+  readonly clear: Write<[number]>;
+}
+
+/** Prepares the statements once, when the file opens. */
+export function prepare(db: Database.Database): Statements {
+  return {
+    memKey: db
+      .prepare<[string], number>('SELECT mem FROM esdb_index_streams WHERE stream = ?')
+      .pluck(),
+    addMemory: db.prepare<[string]>('INSERT OR IGNORE INTO esdb_index_streams (stream) VALUES (?)'),
+    checkpoint: db.prepare<[number], CheckpointRow>(
+      'SELECT last_seq, last_id FROM esdb_index_streams WHERE mem = ?',
+    ),
+    setCheckpoint: db.prepare<[number | null, IdKey | null, number]>(
+      'UPDATE esdb_index_streams SET last_seq = ?, last_id = ? WHERE mem = ?',
+    ),
+    entry: db.prepare<[number, IdKey], EntryRow>(
+      `SELECT kind, seq, deleted_by, deleted_seq, erased_by, erased_seq FROM esdb_index_ids
+        WHERE mem = ? AND id = ?`,
+    ),
+    // REPLACE: an id the stream holds twice is indexed at its later event, as a Map would.
+    put: db.prepare<[number, IdKey, number, number]>(
+      'INSERT OR REPLACE INTO esdb_index_ids (mem, id, kind, seq) VALUES (?, ?, ?, ?)',
+    ),
+    // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
+    markDeleted: db.prepare<[IdKey, number, number, IdKey]>(
+      `UPDATE esdb_index_ids SET deleted_by = ?, deleted_seq = ?
+        WHERE mem = ? AND id = ? AND deleted_seq IS NULL`,
+    ),
+    markErased: db.prepare<[IdKey, number, number, IdKey]>(
+      `UPDATE esdb_index_ids SET erased_by = ?, erased_seq = ?
+        WHERE mem = ? AND id = ? AND erased_seq IS NULL`,
+    ),
+    clear: db.prepare<[number]>('DELETE FROM esdb_index_ids WHERE mem = ?'),
+  };
+}
