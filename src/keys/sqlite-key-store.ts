@@ -5,13 +5,10 @@
  * connection commits.
  */
 import { randomFillSync } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { MemoryError, MemoryId, parseOrThrow } from '../core/index.js';
 import type { ItemKey, KeyStore, PendingErasure } from './key-store.port.js';
 import { KEY_BYTES, type MasterKey } from './master-key.js';
-import { prepareKeyStoreLayout } from './sqlite-key-store.schema.js';
+import { checkpoint, openDatabase, translateSqliteError } from './sqlite-key-store.file.js';
 import { prepareStatements } from './sqlite-key-store.statements.js';
 import { KeyCache } from './key-cache.js';
 
@@ -117,8 +114,7 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
       // Beginning an erasure that already completed (a retry after a crash) is a no-op.
       if (erasedByThis === targets.length) return;
       for (const target of targets) {
-        if (sql.erasedBy.get(memoryId, target) !== undefined)
-          throw alreadyErased(memoryId, target);
+        if (sql.erasedBy.get(memoryId, target) !== undefined) throw alreadyErased(memoryId, target);
         if (sql.wrappedKey.get(memoryId, target) === undefined)
           throw new MemoryError(
             'ERASURE_UNAVAILABLE',
@@ -207,62 +203,6 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
   };
 }
 
-/** Creates the file 0600 before SQLite does, so the keys are never readable by others. */
-function openDatabase(path: string, options: SqliteKeyStoreOptions): Database.Database {
-  // A private in-memory key store (tests, ephemeral runs): no file to create or protect.
-  const inMemory = path === ':memory:';
-  if (!inMemory && !existsSync(path)) {
-    if (!options.create)
-      throw new MemoryError(
-        'KEY_STORE_MISSING',
-        `The key store ${path} does not exist; restore it from a backup (without it, encrypted content cannot be read).`,
-        { details: { path } },
-      );
-    mkdirSync(dirname(path), { recursive: true });
-    try {
-      closeSync(openSync(path, 'wx', 0o600));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw translateSqliteError(error, 'create', path);
-    }
-  }
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { fileMustExist: !inMemory });
-    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    db.pragma('secure_delete = ON');
-    db.pragma('synchronous = FULL');
-    prepareKeyStoreLayout(db, path, options.masterKey, options.create);
-    if (!inMemory) restrictModes(path);
-    return db;
-  } catch (error) {
-    db?.close();
-    throw translateSqliteError(error, 'open', path);
-  }
-}
-
-/** The -wal and -shm files take their mode from the umask on some systems: tighten all three. */
-function restrictModes(path: string): void {
-  if (process.platform === 'win32') return;
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    try {
-      chmodSync(file, 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-}
-
-/**
- * Copies every WAL frame into the file and truncates the WAL, so no older page (one that still
- * held a destroyed key) is left in it. A reader in another connection holding an old snapshot
- * makes it wait up to the busy timeout and then stop short (SQLite reports busy, nothing throws:
- * the keys are already destroyed in the database); the next erasure or the last close finishes.
- */
-function checkpoint(db: Database.Database): void {
-  db.pragma('wal_checkpoint(TRUNCATE)');
-}
-
 function checkIds(memoryId: string, ids: readonly string[]): void {
   parseOrThrow(MemoryId, memoryId, `memory id ${JSON.stringify(memoryId)}`, 'INVALID_MEMORY_ID');
   for (const id of ids)
@@ -282,28 +222,5 @@ function alreadyErased(memoryId: string, itemId: string): MemoryError {
     'ALREADY_ERASED',
     `Item ${itemId} in memory ${memoryId} was already erased: its key is destroyed.`,
     { details: { memoryId, itemId } },
-  );
-}
-
-/** Maps better-sqlite3 and file errors to memledger codes; memledger's own errors pass through. */
-function translateSqliteError(error: unknown, what: string, path: string): Error {
-  if (error instanceof MemoryError) return error;
-  const code = (error as { code?: unknown }).code;
-  if (code === 'SQLITE_NOTADB')
-    return new MemoryError(
-      'KEY_STORE_LOCKED',
-      `The file ${path} is not a memledger key store (not a SQLite database).`,
-      { details: { path }, cause: error },
-    );
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_CANTOPEN')
-    return new MemoryError(
-      'STORE_UNAVAILABLE',
-      `The key store ${path} is unavailable for ${what} (${String(code)}).`,
-      { details: { path }, cause: error },
-    );
-  return new MemoryError(
-    'STORE_FAILED',
-    `The key store ${path} failed in ${what}: ${(error as Error).message}`,
-    { details: { path }, cause: error },
   );
 }
