@@ -129,14 +129,16 @@ function readModelsOn(
   const sql = {
     insertMemory: db.prepare<[string]>('INSERT OR IGNORE INTO rm_memories (memory_id) VALUES (?)'),
     keyOf: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
-    checkpoint: db.prepare<[number], { checkpoint: number; checkpoint_id: string | null }>(
-      'SELECT checkpoint, checkpoint_id FROM rm_memories WHERE mem = ?',
+    // The checkpoint is the memory's last rm_items row (read-model.schema.ts).
+    checkpoint: db.prepare<[number], { seq: number; id: string }>(
+      'SELECT seq, id FROM rm_items WHERE mem = ? ORDER BY seq DESC LIMIT 1',
     ),
-    resetCheckpoint: db.prepare<[number]>(
-      'UPDATE rm_memories SET checkpoint = -1, checkpoint_id = NULL, search_checkpoint = -1 WHERE mem = ?',
+    resetSearchCheckpoint: db.prepare<[number]>(
+      'UPDATE rm_memories SET search_checkpoint = -1 WHERE mem = ?',
     ),
     searchCheckpoints: db.prepare<[number], { checkpoint: number; search_checkpoint: number }>(
-      'SELECT checkpoint, search_checkpoint FROM rm_memories WHERE mem = ?',
+      `SELECT coalesce((SELECT max(seq) FROM rm_items WHERE mem = m.mem), -1) AS checkpoint,
+              search_checkpoint FROM rm_memories AS m WHERE mem = ?`,
     ),
     toIndex: db
       .prepare<[number, number, number], number>(
@@ -154,7 +156,7 @@ function readModelsOn(
   const load = loader(memoryIdOf);
   const queries = prepareQueries(db, load);
   const wholeState = prepareWholeState(db, load);
-  const perMemoryTables = ['rm_items', 'rm_totals', 'rm_recall_uses'].concat(
+  const perMemoryTables = ['rm_items', 'rm_recall_uses'].concat(
     withPayloads ? ['rm_payloads'] : [],
   );
   const deletes = perMemoryTables.map((table) =>
@@ -179,7 +181,7 @@ function readModelsOn(
   const resetTx = db.transaction((mem: number) => {
     for (const statement of deletes) statement.run(mem);
     search.clear(mem);
-    sql.resetCheckpoint.run(mem);
+    sql.resetSearchCheckpoint.run(mem);
   });
 
   return {
@@ -205,7 +207,7 @@ function readModelsOn(
     },
     checkpoint(mem) {
       const row = sql.checkpoint.get(mem);
-      return { seq: row?.checkpoint ?? -1, id: row?.checkpoint_id ?? null };
+      return { seq: row?.seq ?? -1, id: row?.id ?? null };
     },
     apply(mem, events) {
       const listener = listeners.get(ids.get(mem)!);
@@ -222,7 +224,7 @@ function readModelsOn(
       if (listener && last)
         queueMicrotask(() => {
           try {
-            if (sql.checkpoint.get(mem)!.checkpoint >= last.seq) listener(applied);
+            if ((sql.checkpoint.get(mem)?.seq ?? -1) >= last.seq) listener(applied);
           } catch {
             // Closed meanwhile: nobody is left to tell.
           }

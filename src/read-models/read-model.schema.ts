@@ -8,7 +8,10 @@
  * - `rm_items`: every event by (memory, seq) with its kind and id, and for content the seq of
  *   the Deletion that removed it, so "visible at n" is `seq <= n AND (deleted_seq IS NULL OR
  *   deleted_seq > n)` on one index;
- * - `rm_totals`: running totals per seq where they change, so counts as of n are one lookup;
+ * - running totals on every `rm_items` row (the counts right after that seq), so counts as of n
+ *   are one primary-key lookup (the row at the greatest seq <= n) and cost no row of their own:
+ *   a separate totals table was one more B-tree insert per content event. `rm_totals` is a view
+ *   of them, so the queries read totals by name;
  * - `rm_recall_uses`: (item, recall seq) pairs, so recall stats as of n are an indexed aggregate;
  * - `rm_payloads`: the events themselves, only where the log is not in the same file (an erased
  *   item's row is rewritten to its erasure marker: a cache never outlives the words it copied).
@@ -18,7 +21,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '4';
+export const READ_MODEL_VERSION = '5';
 
 /** Kinds as stored in `rm_items.kind`. */
 export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3, erasure: 4 } as const;
@@ -29,11 +32,11 @@ CREATE TABLE IF NOT EXISTS rm_meta (
   value TEXT NOT NULL
 ) STRICT;
 
+-- A memory's checkpoint (its last applied seq and that event's id) is its last rm_items row:
+-- every applied event has one, so no row here is rewritten by every append.
 CREATE TABLE IF NOT EXISTS rm_memories (
   mem           INTEGER PRIMARY KEY,
   memory_id     TEXT    NOT NULL UNIQUE,
-  checkpoint    INTEGER NOT NULL DEFAULT -1,
-  checkpoint_id TEXT,
   -- The search index follows the other read models in batches, before each search: the last
   -- seq it has indexed (<= checkpoint).
   search_checkpoint INTEGER NOT NULL DEFAULT -1
@@ -46,6 +49,11 @@ CREATE TABLE IF NOT EXISTS rm_items (
   id          TEXT    NOT NULL,
   deleted_seq INTEGER,
   erased_seq  INTEGER,
+  -- Running totals right after this seq.
+  messages          INTEGER NOT NULL,
+  documents         INTEGER NOT NULL,
+  deleted_messages  INTEGER NOT NULL,
+  deleted_documents INTEGER NOT NULL,
   PRIMARY KEY (mem, seq)
 ) STRICT, WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS rm_items_by_id ON rm_items (mem, id);
@@ -53,15 +61,8 @@ CREATE INDEX IF NOT EXISTS rm_items_content ON rm_items (mem, kind, seq, deleted
 CREATE INDEX IF NOT EXISTS rm_items_deleted ON rm_items (mem, deleted_seq, seq)
   WHERE deleted_seq IS NOT NULL;
 
-CREATE TABLE IF NOT EXISTS rm_totals (
-  mem               INTEGER NOT NULL,
-  seq               INTEGER NOT NULL,
-  messages          INTEGER NOT NULL,
-  documents         INTEGER NOT NULL,
-  deleted_messages  INTEGER NOT NULL,
-  deleted_documents INTEGER NOT NULL,
-  PRIMARY KEY (mem, seq)
-) STRICT, WITHOUT ROWID;
+CREATE VIEW IF NOT EXISTS rm_totals AS
+  SELECT mem, seq, messages, documents, deleted_messages, deleted_documents FROM rm_items;
 
 CREATE TABLE IF NOT EXISTS rm_recall_uses (
   mem        INTEGER NOT NULL,
@@ -112,8 +113,8 @@ export function ensureReadModelSchema(db: Database.Database, withPayloads: boole
 }
 
 /**
- * Drops every read-model table (names starting `rm_` or `search_`); the log's tables are never
- * touched.
+ * Drops every read-model table and view (names starting `rm_` or `search_`); the log's tables
+ * are never touched.
  */
 const OWNED = "(name LIKE 'rm\\_%' ESCAPE '\\' OR name LIKE 'search\\_%' ESCAPE '\\')";
 
@@ -130,6 +131,11 @@ export function dropReadModels(db: Database.Database): void {
     )
     .pluck()
     .all();
+  const views = db
+    .prepare<[], string>(`SELECT name FROM sqlite_schema WHERE type = 'view' AND ${OWNED}`)
+    .pluck()
+    .all();
+  for (const name of views) db.exec(`DROP VIEW IF EXISTS "${name}"`);
   // Virtual tables first: dropping one also drops its shadow tables.
   for (const name of virtual) db.exec(`DROP TABLE IF EXISTS "${name}"`);
   for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);

@@ -1,7 +1,7 @@
 /**
  * Applies events to the read-model tables: the projection, in SQL. Each call runs inside the
- * caller's transaction together with the checkpoint update, so a crash never applies an event
- * twice or skips one; events at or before the checkpoint are skipped (another process or an
+ * caller's transaction, and the checkpoint is the last `rm_items` row, written with the event, so
+ * a crash never applies an event twice or skips one; events at or before the checkpoint are skipped (another process or an
  * earlier call applied them), and a gap is refused.
  */
 import type Database from 'better-sqlite3';
@@ -33,14 +33,10 @@ export function prepareWriter(
   withPayloads: boolean,
 ): ApplyEvents {
   const sql = {
-    checkpoint: db
-      .prepare<[number], number>('SELECT checkpoint FROM rm_memories WHERE mem = ?')
-      .pluck(),
-    setCheckpoint: db.prepare<[number, string, number]>(
-      'UPDATE rm_memories SET checkpoint = ?, checkpoint_id = ? WHERE mem = ?',
-    ),
-    insertItem: db.prepare<[number, number, number, string]>(
-      'INSERT INTO rm_items (mem, seq, kind, id) VALUES (?, ?, ?, ?)',
+    // Each row carries the running totals right after its seq (read-model.schema.ts).
+    insertItem: db.prepare<[number, number, number, string, number, number, number, number]>(
+      `INSERT INTO rm_items (mem, seq, kind, id, messages, documents, deleted_messages,
+         deleted_documents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     itemById: db.prepare<[number, string], ItemRow>(
       'SELECT seq, kind, deleted_seq FROM rm_items WHERE mem = ? AND id = ?',
@@ -51,13 +47,10 @@ export function prepareWriter(
     markErased: db.prepare<[number, number, number]>(
       'UPDATE rm_items SET erased_seq = ? WHERE mem = ? AND seq = ? AND erased_seq IS NULL',
     ),
-    lastTotals: db.prepare<[number], Totals>(
-      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
+    // The last row: the checkpoint (read-model.schema.ts) and the totals right after it.
+    last: db.prepare<[number], Totals & { seq: number }>(
+      `SELECT seq, messages, documents, deleted_messages, deleted_documents FROM rm_items
         WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
-    ),
-    insertTotals: db.prepare<[number, number, number, number, number, number]>(
-      `INSERT INTO rm_totals (mem, seq, messages, documents, deleted_messages, deleted_documents)
-       VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     insertRecallUse: db.prepare<[number, number, number, string]>(
       `INSERT OR IGNORE INTO rm_recall_uses (mem, item_seq, recall_seq, recall_ts)
@@ -91,26 +84,14 @@ export function prepareWriter(
   };
 
   return (mem, events) => {
-    let checkpoint = sql.checkpoint.get(mem) ?? -1;
-    let totals: Totals | undefined;
-    const currentTotals = () =>
-      (totals ??= {
-        ...(sql.lastTotals.get(mem) ?? {
-          messages: 0,
-          documents: 0,
-          deleted_messages: 0,
-          deleted_documents: 0,
-        }),
-      });
-    const writeTotals = (seq: number, t: Totals) =>
-      sql.insertTotals.run(
-        mem,
-        seq,
-        t.messages,
-        t.documents,
-        t.deleted_messages,
-        t.deleted_documents,
-      );
+    const last = sql.last.get(mem);
+    let checkpoint = last?.seq ?? -1;
+    const t: Totals = {
+      messages: last?.messages ?? 0,
+      documents: last?.documents ?? 0,
+      deleted_messages: last?.deleted_messages ?? 0,
+      deleted_documents: last?.deleted_documents ?? 0,
+    };
     const applied: Sequenced[] = [];
     for (const event of events) {
       if (event.seq <= checkpoint) continue;
@@ -121,29 +102,24 @@ export function prepareWriter(
           { details: { expected: checkpoint + 1, actual: event.seq } },
         );
       }
-      sql.insertItem.run(mem, event.seq, KIND_CODE[event.kind], event.id);
       if (insertPayload) {
         const { type, data } = encodeEvent(event);
         insertPayload.run(mem, event.seq, type, JSON.stringify(data));
       }
       switch (event.kind) {
         case 'message':
-        case 'document': {
-          const t = currentTotals();
+        case 'document':
           if (event.kind === 'message') t.messages++;
           else t.documents++;
-          writeTotals(event.seq, t);
           // Search indexes it later, in a batch, before the next search (read-model-db.ts).
           break;
-        }
         case 'recall':
           for (const id of new Set(event.recalled)) {
             const item = sql.itemById.get(mem, id);
             if (item) sql.insertRecallUse.run(mem, item.seq, event.seq, event.timestamp);
           }
           break;
-        case 'deletion': {
-          const t = currentTotals();
+        case 'deletion':
           for (const id of event.targets) {
             const item = sql.itemById.get(mem, id);
             if (!item || item.deleted_seq !== null) continue;
@@ -151,9 +127,7 @@ export function prepareWriter(
             if (item.kind === KIND_CODE.message) t.deleted_messages++;
             else t.deleted_documents++;
           }
-          writeTotals(event.seq, t);
           break;
-        }
         case 'erasure':
           for (const id of event.targets) {
             const item = sql.itemById.get(mem, id);
@@ -165,11 +139,20 @@ export function prepareWriter(
         default:
           assertNever(event, 'event kind');
       }
+      // After the kind's work, so the row holds the totals right after this event.
+      sql.insertItem.run(
+        mem,
+        event.seq,
+        KIND_CODE[event.kind],
+        event.id,
+        t.messages,
+        t.documents,
+        t.deleted_messages,
+        t.deleted_documents,
+      );
       checkpoint = event.seq;
       applied.push(event);
     }
-    const last = applied.at(-1);
-    if (last) sql.setCheckpoint.run(last.seq, last.id, mem);
     return applied;
   };
 }

@@ -224,11 +224,10 @@ describe('search read model (SQLite FTS5)', () => {
       const [neighbour] = feed([message('far away tundra')], 2 ** 23 - 2);
       const last = { ...message('tundra at the end of the range'), seq: 2 ** 40 - 1 };
       db.transaction(() => {
-        db.prepare('INSERT INTO rm_items (mem, seq, kind, id) VALUES (?, ?, 0, ?)').run(
-          2 ** 23 - 1,
-          last.seq,
-          last.id,
-        );
+        db.prepare(
+          `INSERT INTO rm_items (mem, seq, kind, id, messages, documents, deleted_messages,
+             deleted_documents) VALUES (?, ?, 0, ?, 1, 0, 0, 0)`,
+        ).run(2 ** 23 - 1, last.seq, last.id);
         search.add(2 ** 23 - 1, last);
       })();
       expect(ids('tundra', {}, 2 ** 23 - 1).sort()).toEqual([near!.id, last.id].sort());
