@@ -5,6 +5,10 @@
  * append's transaction (state, totals, recall uses, item index); the FTS5 search index follows in
  * batches before the next search, and that catch-up is inside the timed run. A last row times the
  * same appends with content sealed (the application's default) against the unsealed store.
+ *
+ * Each side runs `rounds` times, the sides interleaved, on fresh files; figures are medians. CPU
+ * time (this process's user + system) is reported beside wall time: on a shared machine it
+ * moves far less with other load, though it leaves out time waiting on fsync.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +21,23 @@ import { encodeRow } from '../src/store/sqlite/sqlite.codec.js';
 import { sealedStore } from '../src/store/sealed/sealed-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { diskMix } from './disk.bench.js';
-import { report, timeMs } from './support.js';
+import { report } from './support.js';
+
+/** Wall and CPU milliseconds taken by `work`. */
+async function measure(work: () => unknown): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await work();
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 /** Raw better-sqlite3: the log rows only, into a file laid out by the store. */
 async function rawAppends(
@@ -53,14 +73,17 @@ export async function benchSqliteAppend(
   appends = 5000,
   batch = 1,
   synchronous: 'FULL' | 'NORMAL' = 'NORMAL',
+  rounds = 3,
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-bench-'));
   const events = diskMix(appends * batch);
   try {
-    const raw = await rawAppends(join(dir, 'raw.db'), events, batch, synchronous);
-    const rawMs = await timeMs(() => raw.run());
-    raw.close();
-
+    const timeRaw = async (path: string) => {
+      const raw = await rawAppends(path, events, batch, synchronous);
+      const took = await measure(() => raw.run());
+      raw.close();
+      return took;
+    };
     const timeAdapter = async (path: string, withReadModels: boolean, sealed = false) => {
       const plain = openSqliteStore({ path, synchronous });
       const store = sealed
@@ -74,7 +97,7 @@ export async function benchSqliteAppend(
         : plain;
       const memledger = withReadModels ? openMemledger({ store }) : undefined;
       const log = store.log();
-      const ms = await timeMs(async () => {
+      const took = await measure(async () => {
         for (let i = 0; i < events.length; i += batch) await log.append(events.slice(i, i + batch));
         // Search indexes after the appends, in batches: its cost is counted here, not hidden.
         if (memledger) await (await memledger.memory()).search('indexed');
@@ -85,25 +108,44 @@ export async function benchSqliteAppend(
           throw new Error(`read models at ${memory.checkpoint}, not in the append transactions`);
         await memledger.close();
       } else await store.close();
-      return ms;
+      return took;
     };
-    const logOnlyMs = await timeAdapter(join(dir, 'log-only.db'), false);
-    const adapterMs = await timeAdapter(join(dir, 'adapter.db'), true);
-    const sealedMs = await timeAdapter(join(dir, 'sealed.db'), true, true);
+    const runs = { raw: [], logOnly: [], adapter: [], sealed: [] } as Record<
+      'raw' | 'logOnly' | 'adapter' | 'sealed',
+      { wall: number; cpu: number }[]
+    >;
+    for (let round = 0; round < rounds; round++) {
+      runs.raw.push(await timeRaw(join(dir, `raw-${round}.db`)));
+      runs.logOnly.push(await timeAdapter(join(dir, `log-only-${round}.db`), false));
+      runs.adapter.push(await timeAdapter(join(dir, `adapter-${round}.db`), true));
+      runs.sealed.push(await timeAdapter(join(dir, `sealed-${round}.db`), true, true));
+    }
+    const wall = (side: keyof typeof runs) => median(runs[side].map((r) => r.wall));
+    const cpu = (side: keyof typeof runs) => median(runs[side].map((r) => r.cpu));
+    const rawMs = wall('raw');
+    const adapterMs = wall('adapter');
     report(`sqlite-append-batch-${batch}-${synchronous}`, {
       appends,
       'events per append': batch,
       synchronous,
+      'rounds (medians below)': rounds,
       'raw better-sqlite3, log rows only, ms (baseline)': rawMs,
-      'store, log + guard, no read models, ms': logOnlyMs,
+      'store, log + guard, no read models, ms': wall('logOnly'),
       'store + read models in the transaction, ms': adapterMs,
       'events/s with read models': Math.round((appends * batch) / (adapterMs / 1000)),
       'speed vs raw (raw ms / adapter ms)': rawMs / adapterMs,
+      'speed vs raw, each round': runs.raw
+        .map((r, i) => (r.wall / runs.adapter[i]!.wall).toFixed(2))
+        .join(' / '),
       target: batch === 1 ? '>= 0.8x raw' : '>= 0.5x raw',
+      'CPU ms raw / log only / read models': [cpu('raw'), cpu('logOnly'), cpu('adapter')]
+        .map((ms) => ms.toFixed(0))
+        .join(' / '),
+      'speed vs raw in CPU time': cpu('raw') / cpu('adapter'),
       // The application's default: content sealed with per-item keys (a key-store commit, with
       // synchronous=FULL, before each append that writes content).
-      'store + read models + sealed content (key store), ms': sealedMs,
-      'sealed vs unsealed (adapter ms / sealed ms)': adapterMs / sealedMs,
+      'store + read models + sealed content (key store), ms': wall('sealed'),
+      'sealed vs unsealed (adapter ms / sealed ms)': adapterMs / wall('sealed'),
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
