@@ -38,6 +38,12 @@ interface TotalsRow {
   readonly deleted_documents: number;
 }
 
+/** A deleted item: its id, the seq of its Deletion, and of its Erasure if any. */
+type DeletedRow = [id: string, deletedSeq: number, erasedSeq: number | null];
+
+/** An item's recall statistics: its seq, the count, the last recall's seq and time. */
+type StatRow = [itemSeq: number, count: number, lastSeq: number, lastTs: string];
+
 interface ItemRow {
   readonly seq: number;
   readonly kind: number;
@@ -75,33 +81,36 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
   const sql = {
     visible: db
       .prepare<[number, number, number, number, number, number], number>(
+        // `kind < 2` lets SQLite use the partial index rm_items_content (a bound `kind = ?`
+        // alone does not prove it), which covers the query: without it, the primary key is
+        // walked from the first seq, every kind read and skipped.
         `SELECT seq FROM rm_items
-          WHERE mem = ? AND kind = ? AND seq <= ? AND (deleted_seq IS NULL OR deleted_seq > ?)
+          WHERE mem = ? AND kind < 2 AND kind = ? AND seq <= ?
+            AND (deleted_seq IS NULL OR deleted_seq > ?)
           ORDER BY seq LIMIT ? OFFSET ?`,
       )
       .pluck(),
-    deleted: db.prepare<
-      [number, number, number, number],
-      { id: string; deleted_seq: number; erased_seq: number | null }
-    >(
-      `SELECT id, deleted_seq, erased_seq FROM rm_items
-        WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
-        ORDER BY deleted_seq, seq LIMIT ? OFFSET ?`,
-    ),
+    // Rows as arrays (`raw`): better-sqlite3 builds an object per row by setting each column
+    // by name, which showed in the page's profile.
+    deleted: db
+      .prepare<[number, number, number, number], DeletedRow>(
+        `SELECT id, deleted_seq, erased_seq FROM rm_items
+          WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
+          ORDER BY deleted_seq, seq LIMIT ? OFFSET ?`,
+      )
+      .raw(),
     totals: db.prepare<[number, number], TotalsRow>(
       `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
     // With one max() aggregate, SQLite takes the bare column (the time) from the row of the max.
-    recallStats: db.prepare<
-      [number, string, number],
-      { seq: number; count: number; last: number; ts: string }
-    >(
-      `SELECT item_seq AS seq, COUNT(*) AS count, MAX(recall_seq) AS last, recall_ts AS ts
-         FROM rm_recall_uses
-        WHERE mem = ? AND item_seq IN (SELECT value FROM json_each(?)) AND recall_seq <= ?
-        GROUP BY item_seq`,
-    ),
+    recallStats: db
+      .prepare<[number, string, number], StatRow>(
+        `SELECT item_seq, COUNT(*), MAX(recall_seq), recall_ts FROM rm_recall_uses
+          WHERE mem = ? AND item_seq IN (SELECT value FROM json_each(?)) AND recall_seq <= ?
+          GROUP BY item_seq`,
+      )
+      .raw(),
     recallUses: db
       .prepare<[number, number, number], number>(
         `SELECT recall_seq FROM rm_recall_uses WHERE mem = ? AND item_seq = ?
@@ -119,41 +128,55 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
   const statsOf = (mem: number, items: readonly Sequenced[], n: number) => {
     const stats: Record<string, RecallStat> = {};
     if (items.length === 0) return stats;
-    const idOf = new Map(items.map((item) => [item.seq, item.id]));
+    const idOf = new Map<number, string>();
+    for (const item of items) idOf.set(item.seq, item.id);
     // One grouped read for the whole page.
-    for (const row of sql.recallStats.all(mem, JSON.stringify([...idOf.keys()]), n))
-      stats[idOf.get(row.seq)!] = {
-        count: row.count,
-        lastRecalledAt: row.ts,
-        lastRecalledSeq: row.last,
-      };
+    for (const [seq, count, last, ts] of sql.recallStats.all(
+      mem,
+      JSON.stringify([...idOf.keys()]),
+      n,
+    ))
+      stats[idOf.get(seq)!] = { count, lastRecalledAt: ts, lastRecalledSeq: last };
     return stats;
   };
 
   return {
     /** A page of the state as it stood right after seq `n` (`-1`: before the first event). */
     statePage(mem: number, n: number, page: ResolvedPage): StatePage {
-      const list = <T extends Sequenced>(kind: number) =>
-        loadInOrder<T>(mem, sql.visible.all(mem, kind, n, n, page.limit + 1, page.offset));
+      const visible = (kind: number) =>
+        sql.visible.all(mem, kind, n, n, page.limit + 1, page.offset);
+      const messageSeqs = visible(KIND_CODE.message);
+      const documentSeqs = visible(KIND_CODE.document);
       const deletedRows = sql.deleted.all(mem, n, page.limit + 1, page.offset);
-      const acts = load(mem, [
-        ...deletedRows.map((r) => r.deleted_seq),
-        ...deletedRows.flatMap((r) =>
-          r.erased_seq !== null && r.erased_seq <= n ? [r.erased_seq] : [],
-        ),
+      const erasureSeq = new Map<string, number>();
+      for (const [id, , erased] of deletedRows)
+        if (erased !== null && erased <= n) erasureSeq.set(id, erased);
+      // Every event of the page in one read: content, Deletions, Erasures.
+      const events = load(mem, [
+        ...messageSeqs,
+        ...documentSeqs,
+        ...deletedRows.map(([, deletedSeq]) => deletedSeq),
+        ...erasureSeq.values(),
       ]);
-      const erasureSeq = new Map(deletedRows.map((r) => [r.id, r.erased_seq]));
+      const inOrder = <T extends Sequenced>(seqs: readonly number[]): T[] => {
+        const out: T[] = [];
+        for (const seq of seqs) {
+          const event = events.get(seq);
+          if (event !== undefined) out.push(event as T);
+        }
+        return out;
+      };
       return fillStatePage(page, {
         lastSeq: n < 0 ? null : n,
         totals: totalsOf(sql.totals.get(mem, n)),
-        visibleMessages: list<Sequenced<StoredMessage>>(KIND_CODE.message),
-        visibleDocuments: list<Sequenced<StoredDocument>>(KIND_CODE.document),
+        visibleMessages: inOrder<Sequenced<StoredMessage>>(messageSeqs),
+        visibleDocuments: inOrder<Sequenced<StoredDocument>>(documentSeqs),
         deleted: deletedRows.map(
-          (r) => [r.id, acts.get(r.deleted_seq) as Sequenced<Deletion>] as const,
+          ([id, deletedSeq]) => [id, events.get(deletedSeq) as Sequenced<Deletion>] as const,
         ),
         erasureOf: (id) => {
           const seq = erasureSeq.get(id);
-          return seq != null && seq <= n ? (acts.get(seq) as Sequenced<Erasure>) : undefined;
+          return seq === undefined ? undefined : (events.get(seq) as Sequenced<Erasure>);
         },
         recallStats: (items) => statsOf(mem, items, n),
       });
