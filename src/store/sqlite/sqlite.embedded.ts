@@ -25,7 +25,7 @@ export function embeddedDatabase(
       if (seqs.length === 0) return out;
       // One indexed read for the whole page, not one per seq.
       for (const row of statements.eventsAt.all(memoryId, JSON.stringify(seqs)))
-        out.set(row.seq, decodeTrustedRow(row, typeOf(row.type), where));
+        out.set(row[0], decodeTrustedRow(row, typeOf(row[3]), where));
       return out;
     },
   };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { StoredRow } from './sqlite.codec.js';
+import { PAGE_ROW_COLUMNS, type PageRow, type StoredRow } from './sqlite.codec.js';
 
 /** A stored row of `event_log`, as the reads select it. */
 export type EventRow = StoredRow;
@@ -31,8 +31,8 @@ export interface Statements {
   /** One id's row with its Deletion, without the payload (a deletion target, a recalled id). */
   readonly entry: Database.Statement<[string, Buffer | string], EntryRow>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
-  /** Events of a memory at the seqs of a JSON array. */
-  readonly eventsAt: Database.Statement<[string, string], EventRow>;
+  /** Events of a memory at the seqs of a JSON array, as {@link PageRow} arrays (`raw`). */
+  readonly eventsAt: Database.Statement<[string, string], PageRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
   /** memory id, seq, id key, type code, version, payload. */
   readonly insertEvent: Database.Statement<
@@ -80,10 +80,12 @@ export function prepareStatements(db: Database.Database): Statements {
       `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?`,
     ),
-    eventsAt: db.prepare<[string, string], EventRow>(
-      `SELECT seq, id, type, version, payload FROM event_log
-        WHERE memory = ${MEMORY} AND seq IN (SELECT value FROM json_each(?))`,
-    ),
+    eventsAt: db
+      .prepare<[string, string], PageRow>(
+        `SELECT ${PAGE_ROW_COLUMNS} FROM event_log
+          WHERE memory = ${MEMORY} AND seq IN (SELECT value FROM json_each(?))`,
+      )
+      .raw(),
     readBackwards: db.prepare<[string, number, number, number], EventRow>(
       `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ?`,
