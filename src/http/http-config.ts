@@ -13,8 +13,11 @@ import { HEARTBEAT_MS } from './sse-session.js';
 /** The largest request body accepted, in bytes (5 MiB). Larger bodies answer 413. */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 
-/** Bytes that may wait for one event-stream client before its stream ends: 4 MiB. */
-export const DEFAULT_SSE_BUFFER_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes that may wait in memory for one event-stream client before the stream stops reading and
+ * writing for it until its socket drains: 64 KiB (the kernel's socket buffers hold more).
+ */
+export const DEFAULT_SSE_BUFFER_BYTES = 64 * 1024;
 
 /** How long a client may take to send a request's headers: 10 s. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -61,14 +64,17 @@ export interface HttpConfig {
    */
   readonly idleTimeoutMs?: number;
   /**
-   * Bytes that may wait for one event-stream client that reads slower than events arrive; past
-   * it the stream ends with a comment telling the client to reconnect with `Last-Event-ID`.
-   * @defaultValue 4 MiB
+   * Bytes that may wait in memory for one event-stream client that reads slower than events
+   * arrive; past them the stream reads and writes nothing more for it until its socket drains,
+   * then catches up from the log. A client that takes nothing for `sseHeartbeatMs` meanwhile is
+   * ended with a comment telling it to reconnect with `Last-Event-ID`.
+   * @defaultValue 64 KiB
    */
   readonly sseBufferBytes?: number;
   /**
-   * How often an idle event stream sends a comment (so proxies keep it open), and how long a
-   * stream that was ended may wait for a client that does not read before its socket is cut.
+   * How often an idle event stream sends a comment (so proxies keep it open), how long a client
+   * may take nothing while events wait for it before its stream ends, and how long a stream
+   * that was ended may wait for a client that does not read before its socket is cut.
    * @defaultValue 15000
    */
   readonly sseHeartbeatMs?: number;
