@@ -2,12 +2,19 @@
  * Event-stream clients that never read: `clients` raw connections open
  * `GET .../events/stream` and then never read a byte, while 4 writers append ~2 KB messages for
  * `durationMs`. The server child's RSS (from /proc) is sampled every 250 ms; its growth over the
- * RSS measured after the clients connected and a warm-up must stay within 50 MiB (each stream
- * may hold `sseBufferBytes`, 4 MiB by default, before the server ends it).
+ * RSS measured after the clients connected and a warm-up, less the growth of a run without
+ * clients, must stay within 50 MiB (each stream holds about `sseBufferBytes`, 64 KiB by default,
+ * once its client stops reading, and is ended after `sseHeartbeatMs` without a read).
+ *
+ * The child runs a full GC every second (`MEMLEDGER_FAULT_GC=0` turns it off): without it the
+ * peak RSS is mostly garbage, as V8 lets its heap grow to a few times the live size before a
+ * full collection, so two identical runs differ by tens of MiB and the difference between runs
+ * measures the collector's timing, not what the clients hold.
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
+  onLines,
   postJson,
   rssOf,
   sleep,
@@ -19,6 +26,26 @@ import {
 } from './support.js';
 
 const MIB = 1024 * 1024;
+
+/** Whether the server child collects its garbage before each memory report (see above). */
+const forcedGc = process.env.MEMLEDGER_FAULT_GC !== '0';
+
+/** The server child, reporting `process.memoryUsage()` each second (faults/server.child.ts). */
+function startMeasuredServer(path: string): ReturnType<typeof startServerChild> {
+  const saved = { ms: process.env.MEMLEDGER_FAULT_MEMORY_MS, gc: process.env.MEMLEDGER_FAULT_GC };
+  process.env.MEMLEDGER_FAULT_MEMORY_MS = '1000';
+  process.env.MEMLEDGER_FAULT_GC = forcedGc ? '1' : '0';
+  // The child copies the environment when it is spawned, before the first await.
+  const started = startServerChild({ store: { kind: 'sqlite', path } });
+  for (const [name, value] of [
+    ['MEMLEDGER_FAULT_MEMORY_MS', saved.ms],
+    ['MEMLEDGER_FAULT_GC', saved.gc],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  return started;
+}
 
 /**
  * `clients` stuck stream clients during `durationMs` of appends, against the same appends with no
@@ -34,7 +61,7 @@ export async function stuckSseClients(clients: number, durationMs: number): Prom
   return {
     name: 'sse-stuck',
     size: `${clients} clients, ${durationMs / 1000} s (and a baseline run without clients)`,
-    target: 'server RSS grows <= 50 MiB more than without the stuck clients',
+    target: `server RSS grows <= 50 MiB more than without the stuck clients${forcedGc ? ' (full GC each second)' : ''}`,
     passed:
       growth <= 50 && stuck.failedAppends === 0 && baseline.failedAppends === 0 && died === '',
     summary:
@@ -53,6 +80,9 @@ export async function stuckSseClients(clients: number, durationMs: number): Prom
       failedAppends: stuck.failedAppends + baseline.failedAppends,
       socketsClosed: stuck.socketsClosed,
       serverDied: died,
+      forcedGc,
+      memoryAtPeak: stuck.memoryAtPeak,
+      memoryAtPeakWithoutClients: baseline.memoryAtPeak,
     },
   };
 }
@@ -67,14 +97,22 @@ interface StuckRun {
   readonly socketsClosed: number;
   readonly samples: number;
   readonly serverDied: string;
+  /** The child's last process.memoryUsage() before the peak (with MEMLEDGER_FAULT_MEMORY_MS). */
+  readonly memoryAtPeak: string;
+}
+
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)}`;
+/** `rss/heapUsed/heapTotal/external/arrayBuffers` in MiB, or '' without a sample. */
+function breakdown(usage: NodeJS.MemoryUsage | undefined): string {
+  if (usage === undefined) return '';
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = usage;
+  return `rss ${mib(rss)}, heap ${mib(heapUsed)}/${mib(heapTotal)}, external ${mib(external)}, arrayBuffers ${mib(arrayBuffers)} MiB`;
 }
 
 /** One server, `clients` stuck clients, 4 writers for `durationMs`; RSS sampled every 250 ms. */
 async function appendsWithStuckClients(clients: number, durationMs: number): Promise<StuckRun> {
   const temp = tempDir('sse');
-  const server = await startServerChild({
-    store: { kind: 'sqlite', path: join(temp.dir, 'm.db') },
-  });
+  const server = await startMeasuredServer(join(temp.dir, 'm.db'));
   const { port } = new URL(server.url);
   const sockets: Socket[] = [];
   const base = `${server.url}/api/memories/sse`;
@@ -82,6 +120,11 @@ async function appendsWithStuckClients(clients: number, durationMs: number): Pro
   let appended = 0;
   let failedAppends = 0;
   let closedByServer = 0;
+  let lastMemory: NodeJS.MemoryUsage | undefined;
+  let memoryAtPeak: NodeJS.MemoryUsage | undefined;
+  onLines(server.child, (line) => {
+    if (line.startsWith('memory ')) lastMemory = JSON.parse(line.slice(7)) as NodeJS.MemoryUsage;
+  });
   try {
     for (let i = 0; i < 20; i++) await postJson(`${base}/messages`, { speaker: 'w', content });
     for (let i = 0; i < clients; i++) {
@@ -108,6 +151,7 @@ async function appendsWithStuckClients(clients: number, durationMs: number): Pro
       if (died !== '') return;
       const rss = rssOf(server.pid);
       samples.push(rss);
+      if (rss > peak) memoryAtPeak = lastMemory;
       peak = Math.max(peak, rss);
     }, 250);
     const writer = async () => {
@@ -126,7 +170,7 @@ async function appendsWithStuckClients(clients: number, durationMs: number): Pro
     if (died === '') peak = Math.max(peak, rssOf(server.pid));
     const growth = (peak - baseline) / MIB;
     return {
-      summary: `RSS ${(baseline / MIB).toFixed(1)} -> peak ${(peak / MIB).toFixed(1)} MiB (+${growth.toFixed(1)} MiB) over ${appended} appends of 2 KB, ${failedAppends} failed`,
+      summary: `RSS ${(baseline / MIB).toFixed(1)} -> peak ${(peak / MIB).toFixed(1)} MiB (+${growth.toFixed(1)} MiB) over ${appended} appends of 2 KB, ${failedAppends} failed${memoryAtPeak ? ` (child at peak: ${breakdown(memoryAtPeak)})` : ''}`,
       growthMiB: growth,
       baselineRssMiB: baseline / MIB,
       peakRssMiB: peak / MIB,
@@ -135,6 +179,7 @@ async function appendsWithStuckClients(clients: number, durationMs: number): Pro
       socketsClosed: closedByServer,
       samples: samples.length,
       serverDied: died,
+      memoryAtPeak: breakdown(memoryAtPeak),
     };
   } finally {
     for (const socket of sockets) socket.destroy();
