@@ -2,7 +2,8 @@
  * The fresh process of bench/open-memory.bench.ts, one role per run (first argument):
  *
  * - `open <file> <samples> <seed>`: opens the store and memledger, times the first state page
- *   from process start, reports RSS, then times state pages and streamed states; JSON on stdout.
+ *   from process start, reports RSS, then times state pages and streamed states, then the same
+ *   pages again in the now warm process; JSON on stdout.
  * - `raw <file> <samples> <seed>`: the baseline: raw better-sqlite3 opens the file and reads the
  *   last 100 events of the log, then times that read and the 100 events before random seqs.
  * - `writer <file> <with-read-models>`: appends one event at a time until killed (the parent
@@ -44,34 +45,42 @@ async function openMemory(path: string, samples: number, seed: number): Promise<
   const head = first.lastSeq ?? -1;
 
   const random = seededRandom(seed);
-  const now: number[] = [];
-  const asOf: number[] = [];
   const toContent: number[] = [];
-  // CPU time (user + system, this process's threads) beside wall time: on a shared machine the
-  // wall-clock tail also counts time this process waited for a core.
-  let pageCpuMicros = 0;
-  const cpu = () => {
+  // CPU time (user + system of this process's threads, GC helpers included) beside wall time:
+  // on a shared machine the wall-clock tail also counts time this process waited for a core.
+  const cpuMs = () => {
     const { user, system } = process.cpuUsage();
-    return user + system;
+    return (user + system) / 1000;
   };
-  for (let i = 0; i < samples; i++) {
-    let cpuStart = cpu();
-    let start = performance.now();
-    await memory.statePage({ limit: 100 });
-    now.push(performance.now() - start);
-    pageCpuMicros += cpu() - cpuStart;
-    cpuStart = cpu();
-    start = performance.now();
-    await memory.statePage({ upToSeq: Math.floor(random() * (head + 1)), limit: 100 });
-    asOf.push(performance.now() - start);
-    pageCpuMicros += cpu() - cpuStart;
-    start = performance.now();
-    // Leaving the loop ends the generator: only the head and the first content chunk are read.
-    for await (const chunk of memory.streamState({ upToSeq: Math.floor(random() * (head + 1)) }))
-      if (chunk.part === 'content') break;
-    toContent.push(performance.now() - start);
-  }
+  /** Times `samples` state pages now and as many as of random seqs (and streamed states). */
+  const timePages = async (withStreams: boolean) => {
+    const times = { now: [] as number[], asOf: [] as number[] };
+    const cpu = { now: [] as number[], asOf: [] as number[] };
+    for (let i = 0; i < samples; i++) {
+      let cpuStart = cpuMs();
+      let start = performance.now();
+      await memory.statePage({ limit: 100 });
+      times.now.push(performance.now() - start);
+      cpu.now.push(cpuMs() - cpuStart);
+      cpuStart = cpuMs();
+      start = performance.now();
+      await memory.statePage({ upToSeq: Math.floor(random() * (head + 1)), limit: 100 });
+      times.asOf.push(performance.now() - start);
+      cpu.asOf.push(cpuMs() - cpuStart);
+      if (!withStreams) continue;
+      start = performance.now();
+      // Leaving the loop ends the generator: only the head and the first content chunk are read.
+      for await (const chunk of memory.streamState({ upToSeq: Math.floor(random() * (head + 1)) }))
+        if (chunk.part === 'content') break;
+      toContent.push(performance.now() - start);
+    }
+    return { times, cpu };
+  };
+  // The first pass is a fresh process's first pages (JIT and heap still warming up); the
+  // repeat times the same pages again in the now warm process.
+  const fresh = await timePages(true);
   const rssAfterLoop = process.memoryUsage().rss;
+  const repeat = await timePages(false);
   await memledger.close();
   const p = (xs: number[], q: number) => (xs.length > 0 ? percentile(xs, q) : NaN);
   console.log(
@@ -87,11 +96,18 @@ async function openMemory(path: string, samples: number, seed: number): Promise<
       visibleOnFirstPage: first.visibleMessages.length + first.visibleDocuments.length,
       totals: first.totals,
       samples,
-      nowP50: p(now, 50),
-      nowP99: p(now, 99),
-      asOfP50: p(asOf, 50),
-      asOfP99: p(asOf, 99),
-      pageCpuMs: samples > 0 ? pageCpuMicros / 1000 / (2 * samples) : NaN,
+      nowP50: p(fresh.times.now, 50),
+      nowP99: p(fresh.times.now, 99),
+      asOfP50: p(fresh.times.asOf, 50),
+      asOfP99: p(fresh.times.asOf, 99),
+      nowCpuP50: p(fresh.cpu.now, 50),
+      nowCpuP99: p(fresh.cpu.now, 99),
+      asOfCpuP50: p(fresh.cpu.asOf, 50),
+      asOfCpuP99: p(fresh.cpu.asOf, 99),
+      repeatNowP50: p(repeat.times.now, 50),
+      repeatNowP99: p(repeat.times.now, 99),
+      repeatAsOfP50: p(repeat.times.asOf, 50),
+      repeatAsOfP99: p(repeat.times.asOf, 99),
       streamToContentP50: p(toContent, 50),
       streamToContentP99: p(toContent, 99),
     }),
