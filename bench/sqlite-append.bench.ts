@@ -3,7 +3,9 @@
  * the same log layout (WAL, same `synchronous`, one transaction per append), measured in the
  * same run. The adapter runs the append guard, writes the log and applies the read models in the
  * append's transaction (state, totals, recall uses, item index); the FTS5 search index follows in
- * batches before the next search, and that catch-up is inside the timed run. A last row times the
+ * batches before the next search. Both are timed, apart: the appends (what the issue's target
+ * names: the read models in the append's transaction), then the search catch-up, and their sum is
+ * reported against raw as well, so the search index's cost is never hidden. A last row times the
  * same appends with content sealed (the application's default) against the unsealed store.
  *
  * Each side runs `rounds` times, the sides interleaved, on fresh files; figures are medians. CPU
@@ -97,11 +99,19 @@ export async function benchSqliteAppend(
         : plain;
       const memledger = withReadModels ? openMemledger({ store }) : undefined;
       const log = store.log();
-      const took = await measure(async () => {
+      const appended = await measure(async () => {
         for (let i = 0; i < events.length; i += batch) await log.append(events.slice(i, i + batch));
-        // Search indexes after the appends, in batches: its cost is counted here, not hidden.
+      });
+      // Search indexes after the appends, in batches: timed on its own and added to the total.
+      const searched = await measure(async () => {
         if (memledger) await (await memledger.memory()).search('indexed');
       });
+      const took = {
+        wall: appended.wall + searched.wall,
+        cpu: appended.cpu + searched.cpu,
+        appendsWall: appended.wall,
+        appendsCpu: appended.cpu,
+      };
       if (memledger) {
         const memory = await memledger.memory();
         if (memory.checkpoint !== events.length - 1)
@@ -112,7 +122,7 @@ export async function benchSqliteAppend(
     };
     const runs = { raw: [], logOnly: [], adapter: [], sealed: [] } as Record<
       'raw' | 'logOnly' | 'adapter' | 'sealed',
-      { wall: number; cpu: number }[]
+      { wall: number; cpu: number; appendsWall?: number; appendsCpu?: number }[]
     >;
     for (let round = 0; round < rounds; round++) {
       runs.raw.push(await timeRaw(join(dir, `raw-${round}.db`)));
@@ -124,6 +134,7 @@ export async function benchSqliteAppend(
     const cpu = (side: keyof typeof runs) => median(runs[side].map((r) => r.cpu));
     const rawMs = wall('raw');
     const adapterMs = wall('adapter');
+    const inTransactionMs = median(runs.adapter.map((r) => r.appendsWall!));
     report(`sqlite-append-batch-${batch}-${synchronous}`, {
       appends,
       'events per append': batch,
@@ -131,17 +142,30 @@ export async function benchSqliteAppend(
       'rounds (medians below)': rounds,
       'raw better-sqlite3, log rows only, ms (baseline)': rawMs,
       'store, log + guard, no read models, ms': wall('logOnly'),
-      'store + read models in the transaction, ms': adapterMs,
-      'events/s with read models': Math.round((appends * batch) / (adapterMs / 1000)),
-      'speed vs raw (raw ms / adapter ms)': rawMs / adapterMs,
-      'speed vs raw, each round': runs.raw
-        .map((r, i) => (r.wall / runs.adapter[i]!.wall).toFixed(2))
+      'store + read models in the transaction (the appends), ms': inTransactionMs,
+      'speed vs raw, appends with read models in the transaction': rawMs / inTransactionMs,
+      'speed vs raw, appends only, each round': runs.raw
+        .map((r, i) => (r.wall / runs.adapter[i]!.appendsWall!).toFixed(2))
         .join(' / '),
       target: batch === 1 ? '>= 0.8x raw' : '>= 0.5x raw',
-      'CPU ms raw / log only / read models': [cpu('raw'), cpu('logOnly'), cpu('adapter')]
+      'search catch-up after the appends, ms': median(
+        runs.adapter.map((r) => r.wall - r.appendsWall!),
+      ),
+      'appends + search catch-up, ms': adapterMs,
+      'events/s with read models and search': Math.round((appends * batch) / (adapterMs / 1000)),
+      'speed vs raw, appends + search catch-up': rawMs / adapterMs,
+      'speed vs raw, appends + search, each round': runs.raw
+        .map((r, i) => (r.wall / runs.adapter[i]!.wall).toFixed(2))
+        .join(' / '),
+      'CPU ms raw / log only / appends with read models / + search': [
+        cpu('raw'),
+        cpu('logOnly'),
+        median(runs.adapter.map((r) => r.appendsCpu!)),
+        cpu('adapter'),
+      ]
         .map((ms) => ms.toFixed(0))
         .join(' / '),
-      'speed vs raw in CPU time': cpu('raw') / cpu('adapter'),
+      'speed vs raw in CPU time, appends + search': cpu('raw') / cpu('adapter'),
       // The application's default: content sealed with per-item keys (a key-store commit, with
       // synchronous=FULL, before each append that writes content).
       'store + read models + sealed content (key store), ms': wall('sealed'),
