@@ -58,9 +58,8 @@ export function idOfKey(key: Uint8Array | string): string {
   return idOfHex(Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex'));
 }
 
-/** The id text of a stored {@link idKey}'s bytes in hex (SQLite's `hex()`: upper case). */
-function idOfHex(hex: string): string {
-  const h = hex.toLowerCase();
+/** The id text of a stored {@link idKey}'s bytes in lower-case hex. */
+function idOfHex(h: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
@@ -95,10 +94,10 @@ export interface StoredRow {
 }
 
 /**
- * A row as the read models' page loads select it, as an array: seq, the id's bytes in hex (an id
- * stored as 16 bytes) or its text (any other), type code, version, payload. better-sqlite3 gives
- * a blob as a new Buffer and a row as an object set column by column; both cost more than the
- * rest of a page load of ~300 events (bench/open-memory).
+ * A row as the read models' page loads select it, as an array: seq, the id's bytes in lower-case
+ * hex (an id stored as 16 bytes) or its text (any other), type code, version, payload.
+ * better-sqlite3 gives a blob as a new Buffer and a row as an object set column by column; both
+ * cost more than the rest of a page load of ~300 events (bench/open-memory).
  */
 export type PageRow = readonly [
   seq: number,
@@ -110,7 +109,7 @@ export type PageRow = readonly [
 ];
 
 /** The columns of a {@link PageRow}. */
-export const PAGE_ROW_COLUMNS = `seq, CASE WHEN typeof(id) = 'blob' THEN hex(id) END,
+export const PAGE_ROW_COLUMNS = `seq, CASE WHEN typeof(id) = 'blob' THEN lower(hex(id)) END,
   CASE WHEN typeof(id) = 'blob' THEN NULL ELSE id END, type, version, payload`;
 
 /**
