@@ -78,6 +78,9 @@ export type ReadModelQueries = ReturnType<typeof prepareQueries>;
 
 /** Prepares every query once per connection. */
 export function prepareQueries(db: Database.Database, load: LoadEvents) {
+  // `LIMIT ? + 0`, never a bare `LIMIT ?`: SQLite (3.53) reads a bare one's bound value while
+  // planning and then expires the statement whenever that parameter is bound again, which
+  // better-sqlite3 does on every call, so each call prepared the statement anew (~6 µs).
   const sql = {
     visible: db
       .prepare<[number, number, number, number, number, number], number>(
@@ -87,7 +90,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
         `SELECT seq FROM rm_items
           WHERE mem = ? AND kind < 2 AND kind = ? AND seq <= ?
             AND (deleted_seq IS NULL OR deleted_seq > ?)
-          ORDER BY seq LIMIT ? OFFSET ?`,
+          ORDER BY seq LIMIT ? + 0 OFFSET ?`,
       )
       .pluck(),
     // Rows as arrays (`raw`): better-sqlite3 builds an object per row by setting each column
@@ -96,7 +99,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
       .prepare<[number, number, number, number], DeletedRow>(
         `SELECT id, deleted_seq, erased_seq FROM rm_items
           WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
-          ORDER BY deleted_seq, seq LIMIT ? OFFSET ?`,
+          ORDER BY deleted_seq, seq LIMIT ? + 0 OFFSET ?`,
       )
       .raw(),
     totals: db.prepare<[number, number], TotalsRow>(
@@ -114,7 +117,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
     recallUses: db
       .prepare<[number, number, number], number>(
         `SELECT recall_seq FROM rm_recall_uses WHERE mem = ? AND item_seq = ?
-          ORDER BY recall_seq LIMIT ?`,
+          ORDER BY recall_seq LIMIT ? + 0`,
       )
       .pluck(),
     itemById: db.prepare<[number, string], ItemRow>(

@@ -49,6 +49,8 @@ interface TotalsRow {
 
 /** Prepares the whole-state reads over one connection. */
 export function prepareWholeState(db: Database.Database, load: LoadEvents) {
+  // `LIMIT ? + 0`: a bare `LIMIT ?` re-prepares the statement on every call (see
+  // read-model.queries.ts).
   const sql = {
     totals: db.prepare<[number, number], TotalsRow>(
       `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
@@ -57,7 +59,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
     content: db
       .prepare<[number, number, number, number], number>(
         `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
-          ORDER BY seq LIMIT ?`,
+          ORDER BY seq LIMIT ? + 0`,
       )
       .pluck(),
     deleted: db.prepare<
@@ -66,7 +68,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
     >(
       `SELECT seq, id, deleted_seq FROM rm_items
         WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ? AND (deleted_seq, seq) > (?, ?)
-        ORDER BY deleted_seq, seq LIMIT ?`,
+        ORDER BY deleted_seq, seq LIMIT ? + 0`,
     ),
     erased: db.prepare<
       [number, number, number, number, number],
@@ -74,7 +76,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
     >(
       `SELECT seq, id, erased_seq FROM rm_items
         WHERE mem = ? AND erased_seq IS NOT NULL AND erased_seq <= ? AND (erased_seq, seq) > (?, ?)
-        ORDER BY erased_seq, seq LIMIT ?`,
+        ORDER BY erased_seq, seq LIMIT ? + 0`,
     ),
     recallStats: db.prepare<
       [number, number, number, number],
@@ -84,7 +86,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
               u.recall_ts AS ts
          FROM rm_recall_uses u JOIN rm_items i ON i.mem = u.mem AND i.seq = u.item_seq
         WHERE u.mem = ? AND u.recall_seq <= ? AND u.item_seq > ?
-        GROUP BY u.item_seq ORDER BY u.item_seq LIMIT ?`,
+        GROUP BY u.item_seq ORDER BY u.item_seq LIMIT ? + 0`,
     ),
   };
 
