@@ -52,6 +52,14 @@ export function idKey(id: string): Buffer | string {
   return CANONICAL_ID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
 }
 
+/**
+ * The hex of a canonical id's {@link idKey} (SQL's `unhex` makes it the key), or undefined for
+ * any other text, whose key is the text itself.
+ */
+export function idKeyHex(id: string): string | undefined {
+  return CANONICAL_ID.test(id) ? id.replaceAll('-', '') : undefined;
+}
+
 /** The id text of a stored {@link idKey}. */
 export function idOfKey(key: Uint8Array | string): string {
   if (typeof key === 'string') return key;

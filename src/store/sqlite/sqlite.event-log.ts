@@ -13,12 +13,10 @@ import {
   MemoryError,
   type MemoryEvent,
   type Sequenced,
-  type StoredEntry,
 } from '../../core/index.js';
 import { validateAppendInput, type AppendLimits, type SizedEventLog } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
 import { ChangeFeed } from '../change-notifier.js';
-import { kindOfType } from '../codec.js';
 import type {
   AppendHook,
   AppendOptions,
@@ -28,7 +26,8 @@ import type {
 } from '../event-log.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
-import { decodeRow, encodeRow, idKey, idOfKey, typeOfCode } from './sqlite.codec.js';
+import { decodeRow, encodeRow, idKey, typeOfCode } from './sqlite.codec.js';
+import { storedEntries } from './sqlite.entries.js';
 import { translateSqliteError } from './sqlite.errors.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
@@ -154,23 +153,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   const where = `SQLite ${ctx.path} memory ${memoryId}`;
   const decode = (row: EventRow) => ctx.decode(row, where);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
-  /** What the log holds for `ids`; events themselves decoded only for `own` (idempotency checks). */
-  const entriesOf = (ids: Iterable<string>, own: ReadonlySet<string>): Map<string, StoredEntry> => {
-    const entries = new Map<string, StoredEntry>();
-    for (const id of ids) {
-      const row = (own.has(id) ? sql.entryWithPayload : sql.entry).get(memoryId, idKey(id));
-      if (!row) continue;
-      const deletedBy =
-        row.deletion_id === null ? null : { id: idOfKey(row.deletion_id), seq: row.deletion_seq! };
-      const erasedBy =
-        row.erasure_id === null ? null : { id: idOfKey(row.erasure_id), seq: row.erasure_seq! };
-      const kind = kindOfType(ctx.typeOf(row.type), row.seq, where);
-      const event = row.payload === null ? undefined : decode({ ...row, payload: row.payload });
-      const entry = { kind, seq: row.seq, deletedBy, erasedBy };
-      entries.set(id, event ? { ...entry, event } : entry);
-    }
-    return entries;
-  };
+  const entriesOf = storedEntries(sql, memoryId, where, ctx.typeOf, decode);
 
   const appendTx = (events: readonly MemoryEvent[], expectedLastSeq: number | null | undefined) => {
     const entries = entriesOf(idsNamedBy(events), new Set(events.map((e) => e.id)));

@@ -27,9 +27,14 @@ export interface Statements {
   /** Plucked: every memory id that holds an event. */
   readonly memoryIds: Database.Statement<[], string>;
   /** One id's row with its Deletion, payload included (for idempotency comparisons). */
-  readonly entryWithPayload: Database.Statement<[string, Buffer | string], EntryRow>;
+  readonly entryWithPayload: Database.Statement<[string, Uint8Array | string], EntryRow>;
   /** One id's row with its Deletion, without the payload (a deletion target, a recalled id). */
   readonly entry: Database.Statement<[string, Buffer | string], EntryRow>;
+  /**
+   * {@link entry} for many ids at once: the rows (without payload) of the ids whose 16-byte keys
+   * a JSON array names in hex. Those that are absent have no row.
+   */
+  readonly entries: Database.Statement<[string, string], EntryRow>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
   /** Events of a memory at the seqs of a JSON array, as {@link PageRow} arrays (`raw`). */
   readonly eventsAt: Database.Statement<[string, string], PageRow>;
@@ -51,9 +56,9 @@ const MEMORY = '(SELECT key FROM memories WHERE memory_id = ?)';
 
 /** Prepares every statement once per connection. */
 export function prepareStatements(db: Database.Database): Statements {
-  const entry = (payload: string) =>
-    // A point lookup on (memory, id); the Deletion's id and seq come from its own row.
-    db.prepare<[string, Buffer | string], EntryRow>(
+  const entry = <Key>(payload: string, id = '= ?') =>
+    // Point lookups on (memory, id); the Deletion's id and seq come from its own row.
+    db.prepare<[string, Key], EntryRow>(
       `SELECT e.seq, e.id, e.type, e.version, ${payload} AS payload,
               d.id AS deletion_id, d.seq AS deletion_seq, r.id AS erasure_id, r.seq AS erasure_seq
          FROM event_log e
@@ -61,7 +66,7 @@ export function prepareStatements(db: Database.Database): Statements {
          LEFT JOIN event_log d ON d.pos = x.deletion_pos
          LEFT JOIN event_erasures y ON y.target_pos = e.pos
          LEFT JOIN event_log r ON r.pos = y.erasure_pos
-        WHERE e.memory = ${MEMORY} AND e.id = ?`,
+        WHERE e.memory = ${MEMORY} AND e.id ${id}`,
     );
   return {
     db,
@@ -74,8 +79,9 @@ export function prepareStatements(db: Database.Database): Statements {
     memoryIds: db.prepare<[], string>('SELECT memory_id FROM memories ORDER BY memory_id').pluck(),
     // Payloads (possibly megabytes of document text) are read only for the ids being appended,
     // which need a content comparison.
-    entryWithPayload: entry('e.payload'),
-    entry: entry('NULL'),
+    entryWithPayload: entry<Uint8Array | string>('e.payload'),
+    entry: entry<Buffer | string>('NULL'),
+    entries: entry<string>('NULL', 'IN (SELECT unhex(value) FROM json_each(?))'),
     readForwards: db.prepare<[string, number, number, number], EventRow>(
       `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?`,

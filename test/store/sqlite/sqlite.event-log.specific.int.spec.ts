@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite.event-log.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import { readAll, rejectionOf, take } from '../../support/collect.js';
-import { deletionOf, doc, message } from '../../support/events.js';
+import { deletionOf, doc, message, recallOf } from '../../support/events.js';
 
 const run = promisify(execFile);
 const child = join(import.meta.dirname, '..', '..', 'support', 'sqlite-append-child.ts');
@@ -126,6 +126,22 @@ describe('SQLite store on a real file', () => {
     const events = await readAll(store.log());
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect(new Set(events.map((e) => e.id)).size).toBe(100);
+  });
+
+  // The guard reads every id an append names in one statement (sqlite.entries.ts).
+  it('finds every stored id an append of several events names: a retried append writes nothing, a changed event in it is ID_CONFLICT, a deleted target is ALREADY_DELETED', async () => {
+    const log = store.log();
+    const [a, b] = await log.append([message('a'), doc()]);
+    const [c, d] = [message('c'), doc()];
+    const batch = [c, recallOf([a!.id, b!.id]), deletionOf([a!.id]), d];
+    const first = await log.append(batch);
+    expect(await log.append(batch)).toEqual(first);
+    expect(await log.lastSeq()).toBe(5);
+    const changed = await rejectionOf(log.append([c, { ...d, name: 'other.md' }]));
+    expect(changed.code).toBe('ID_CONFLICT');
+    const twice = await rejectionOf(log.append([message('d'), deletionOf([a!.id])]));
+    expect(twice.code).toBe('ALREADY_DELETED');
+    expect(await log.lastSeq()).toBe(5);
   });
 
   it('fails with STORE_CLOSED after close', async () => {
