@@ -21,9 +21,8 @@
  * or ID_CONFLICT. Reads take our id from the data, never from the event id, so streams written
  * by 0.2.0 (event id = our id) read and dedupe as before.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
-import { stringify as uuidString } from 'uuid';
 import {
   decideAppend,
   EVENT_TYPE_ALLOWANCE,
@@ -98,7 +97,8 @@ async function decide(
 ): Promise<{ decision: AppendDecision; lastSeq: number | null }> {
   if (optimistic && index.verified) {
     try {
-      const view = await viewOf(stream, index, events);
+      const found = viewOf(stream, index, events);
+      const view = found instanceof Promise ? await found : found;
       return { decision: decideAppend(view, events, expectedLastSeq), lastSeq: view.lastSeq };
     } catch {
       // Decide again below on the log as it is now; only that answer counts.
@@ -112,21 +112,30 @@ async function decide(
 /**
  * The guard's view of the log at the index's checkpoint: entries of every id the append names,
  * read in one snapshot of the index. Ids the caller appends again get their stored event, read
- * by revision, for invariant 9.
+ * by revision, for invariant 9; without those (the usual append) the view is ready at once.
  */
-async function viewOf(
+function viewOf(
   stream: EsdbStream,
   index: IdIndex,
   events: readonly MemoryEvent[],
+): LogView | Promise<LogView> {
+  const { lastSeq, entries } = index.view(idsNamedBy(events));
+  const view = { memoryId: stream.memoryId, lastSeq, entries };
+  for (const event of events) {
+    if (entries.has(event.id)) return withStoredEvents(stream, view, events);
+  }
+  return view;
+}
+
+/** Adds to `view` the stored event of each id the append names again (its entries are its own). */
+async function withStoredEvents(
+  stream: EsdbStream,
+  view: LogView & { entries: Map<string, StoredEntry> },
+  events: readonly MemoryEvent[],
 ): Promise<LogView> {
-  const own = new Set(events.map((event) => event.id));
-  const { lastSeq, entries: indexed } = index.view(idsNamedBy(events));
-  const entries = new Map<string, StoredEntry>();
-  for (const [id, entry] of indexed) {
-    if (!own.has(id)) {
-      entries.set(id, entry);
-      continue;
-    }
+  for (const { id } of events) {
+    const entry = view.entries.get(id);
+    if (entry === undefined || entry.event !== undefined) continue;
     const event = await readOne(stream, entry.seq);
     if (event?.id !== id) {
       throw new MemoryError(
@@ -135,9 +144,9 @@ async function viewOf(
         { details: { memoryId: stream.memoryId, id, seq: entry.seq } },
       );
     }
-    entries.set(id, { ...entry, event });
+    view.entries.set(id, { ...entry, event });
   }
-  return { memoryId: stream.memoryId, lastSeq, entries };
+  return view;
 }
 
 /** Appends at `lastSeq`; false when the stream moved (WrongExpectedVersion). */
@@ -153,7 +162,7 @@ async function write(
       id: contentEventId(type, version, data),
       type,
       data,
-      metadata: { schemaVersion: version },
+      metadata: metadataOf(version),
     });
   });
   try {
@@ -193,13 +202,30 @@ export function contentEventId(
   version: number,
   data: Readonly<Record<string, unknown>>,
 ): string {
-  const digest = createHash('sha256')
-    .update(`${type}\n${version}\n`)
-    .update(JSON.stringify(data))
-    .digest();
+  // The same JSON the client sends (it stringifies `data` itself, and takes no string instead).
+  const digest = hash('sha256', `${type}\n${version}\n${JSON.stringify(data)}`, 'buffer');
   digest[6] = (digest[6]! & 0x0f) | 0x80;
   digest[8] = (digest[8]! & 0x3f) | 0x80;
-  return uuidString(digest.subarray(0, 16));
+  const h = digest.toString('hex', 0, 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+/**
+ * The metadata of an event of schema `version`, `{"schemaVersion":n}`, as the UTF-8 bytes the
+ * client would make of the object: it sends a Uint8Array as it is, so the bytes are made once
+ * per version rather than stringified and base64-encoded per event. Never mutated.
+ */
+function metadataOf(version: number): Uint8Array {
+  let bytes = METADATA.get(version);
+  if (bytes === undefined) {
+    const utf8 = Buffer.from(JSON.stringify({ schemaVersion: version }), 'utf8');
+    // A plain Uint8Array: the client copies a Buffer, and tests `constructor === Uint8Array`.
+    bytes = new Uint8Array(utf8.buffer.slice(utf8.byteOffset, utf8.byteOffset + utf8.length));
+    METADATA.set(version, bytes);
+  }
+  return bytes;
+}
+
+const METADATA = new Map<number, Uint8Array>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -30,7 +30,10 @@ export interface Statements {
   readonly memKey: Database.Statement<[string], number>;
   readonly addMemory: Write<[string]>;
   readonly checkpoint: Database.Statement<[number], CheckpointRow>;
+  readonly checkpointSeq: Database.Statement<[number], number | null>;
   readonly setCheckpoint: Write<[number | null, IdKey | null, number]>;
+  readonly moveCheckpoint: Write<[number, IdKey, number, number | null]>;
+  readonly dataVersion: Database.Statement<[], number>;
   readonly entry: Database.Statement<[number, IdKey], EntryRow>;
   readonly put: Write<[number, IdKey, number, number]>;
   readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
@@ -48,9 +51,19 @@ export function prepare(db: Database.Database): Statements {
     checkpoint: db.prepare<[number], CheckpointRow>(
       'SELECT last_seq, last_id FROM esdb_index_streams WHERE mem = ?',
     ),
+    checkpointSeq: db
+      .prepare<[number], number | null>('SELECT last_seq FROM esdb_index_streams WHERE mem = ?')
+      .pluck(),
     setCheckpoint: db.prepare<[number | null, IdKey | null, number]>(
       'UPDATE esdb_index_streams SET last_seq = ?, last_id = ? WHERE mem = ?',
     ),
+    // Moves the checkpoint only from where the caller believes it is (IS: null matches null); a
+    // change count of 0 says another process moved it.
+    moveCheckpoint: db.prepare<[number, IdKey, number, number | null]>(
+      'UPDATE esdb_index_streams SET last_seq = ?, last_id = ? WHERE mem = ? AND last_seq IS ?',
+    ),
+    // Changes whenever another connection commits to the file (never for this one's commits).
+    dataVersion: db.prepare<[], number>('PRAGMA data_version').pluck(),
     entry: db.prepare<[number, IdKey], EntryRow>(
       `SELECT kind, seq, deleted_by, deleted_seq, erased_by, erased_seq FROM esdb_index_ids
         WHERE mem = ? AND id = ?`,

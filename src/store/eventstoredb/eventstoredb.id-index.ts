@@ -18,13 +18,14 @@
  *
  * Several processes may share one file: writes take the write lock first (`BEGIN IMMEDIATE`)
  * and re-read the checkpoint inside, skipping events another process applied meanwhile; the
- * guard's view of a memory is read in one transaction, so it is one consistent prefix of the log.
+ * guard's view of a memory is one consistent prefix of the log (eventstoredb.id-index.file.ts says
+ * when it needs no transaction for that).
  */
-import type Database from 'better-sqlite3';
 import { MemoryError, type Sequenced, type StoredEntry } from '../../core/index.js';
 import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
-import { KIND_CODES, kindOfCode, openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
-import { prepare, type IdKey, type Statements } from './eventstoredb.id-index.statements.js';
+import type { IdIndexFile } from './eventstoredb.id-index.file.js';
+import { KIND_CODES, kindOfCode } from './eventstoredb.id-index.schema.js';
+import type { IdKey, Statements } from './eventstoredb.id-index.statements.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {
@@ -48,51 +49,6 @@ export interface Checkpoint {
 export interface IndexView {
   readonly lastSeq: number | null;
   readonly entries: Map<string, StoredEntry>;
-}
-
-/** The id index file of one store: one SQLite connection, shared by all its memories. */
-export class IdIndexFile {
-  private readonly db: Database.Database;
-  private readonly sql: Statements;
-  /** One transaction wrapper for every unit of work: building one per call costs on every append. */
-  private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
-
-  /** Opens (creating when needed) the file at `path`; `:memory:` for a private one. */
-  constructor(readonly path: string) {
-    this.db = openIdIndexDatabase(path);
-    this.sql = prepare(this.db);
-    this.transaction = this.db.transaction((work: () => unknown) => work());
-  }
-
-  /** The index of one memory's stream. */
-  memory(memoryId: string, streamName: string): IdIndex {
-    return new IdIndex(this, this.sql, memoryId, streamName);
-  }
-
-  /** Runs `work` translating SQLite errors; `mode` picks the transaction, if any. */
-  run<T>(what: string, work: () => T, mode?: 'read' | 'write'): T {
-    if (!this.db.open) {
-      throw new MemoryError('STORE_CLOSED', `The EventStoreDB id index ${this.path} is closed.`);
-    }
-    try {
-      if (mode === undefined) return work();
-      return (mode === 'write' ? this.transaction.immediate(work) : this.transaction(work)) as T;
-    } catch (error) {
-      if (error instanceof MemoryError) throw error;
-      const code = (error as { code?: unknown }).code;
-      const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-      throw new MemoryError(
-        busy ? 'STORE_UNAVAILABLE' : 'STORE_FAILED',
-        `EventStoreDB id index ${this.path} failed to ${what}: ${(error as Error).message}`,
-        { details: { path: this.path, operation: what }, cause: error },
-      );
-    }
-  }
-
-  /** Closes the file (once). */
-  close(): void {
-    if (this.db.open) this.db.close();
-  }
 }
 
 /** What the index knows of one memory, up to its checkpoint. */
@@ -121,21 +77,28 @@ export class IdIndex {
     return this.file.run('read a checkpoint', () => this.checkpointIn(this.mem()));
   }
 
-  /** The checkpoint and the entries of `ids` (lowercase), read as one snapshot. */
-  view(ids: Iterable<string>): IndexView {
-    const mem = this.file.run('register a memory', () => this.mem());
-    return this.file.run(
-      'read entries',
-      () => {
-        const entries = new Map<string, StoredEntry>();
-        for (const id of ids) {
-          const entry = this.entryIn(mem, id);
-          if (entry !== undefined) entries.set(id, entry);
-        }
-        return { lastSeq: this.checkpointIn(mem).seq, entries };
-      },
-      'read',
-    );
+  /**
+   * The checkpoint and the entries of `ids` (lowercase), read as one snapshot: without a
+   * transaction when the checkpoint is known and no other connection commits while the entries
+   * are read (then both are one state of the file), else in a read transaction.
+   */
+  view(ids: ReadonlySet<string>): IndexView {
+    return this.file.run('read entries', () => {
+      const mem = this.mem();
+      const known = this.file.knownSeq(mem);
+      if (known !== undefined) {
+        const entries = this.entriesIn(mem, ids);
+        if (this.file.unchanged()) return { lastSeq: known, entries };
+      }
+      return this.file.run(
+        'read entries',
+        () => {
+          const lastSeq = this.file.checkpointSeq(mem);
+          return { lastSeq, entries: this.entriesIn(mem, ids) };
+        },
+        'read',
+      );
+    });
   }
 
   /** The entry of an id (lowercase), without its event. */
@@ -153,35 +116,77 @@ export class IdIndex {
    * memledger log (truncated, soft-deleted and rewritten), and the guard must not decide on it.
    */
   apply(base: number | null, events: readonly Sequenced[]): boolean {
-    return this.file.run(
+    const mem = this.file.run('register a memory', () => this.mem());
+    const applied = this.file.run(
       'apply events',
-      () => {
-        const mem = this.mem();
-        let last = this.checkpointIn(mem).seq ?? -1;
-        if (last < (base ?? -1)) return false;
-        let lastId: IdKey | null = null;
-        for (const event of events) {
-          if (event.seq <= last) continue;
-          if (event.seq !== last + 1) this.gap(last + 1, event.seq);
-          const id = idKey(event.id);
-          this.sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
-          if (event.kind === 'deletion') {
-            for (const target of event.targets) {
-              this.sql.markDeleted.run(id, event.seq, mem, idKey(target));
-            }
-          } else if (event.kind === 'erasure') {
-            for (const target of event.targets) {
-              this.sql.markErased.run(id, event.seq, mem, idKey(target));
-            }
-          }
-          last = event.seq;
-          lastId = id;
-        }
-        if (lastId !== null) this.sql.setCheckpoint.run(last, lastId, mem);
-        return true;
-      },
+      () => this.moveFrom(mem, base, events) ?? this.applyAfter(mem, base, events),
       'write',
     );
+    if (applied === false) return false;
+    this.file.committed(mem, applied);
+    return true;
+  }
+
+  /**
+   * The usual case, in two statements for one event: the events follow each other and the
+   * checkpoint is right before the first, which moving it conditionally proves. Returns the new
+   * checkpoint seq, or undefined when the checkpoint is elsewhere.
+   */
+  private moveFrom(
+    mem: number,
+    base: number | null,
+    events: readonly Sequenced[],
+  ): number | undefined {
+    const first = events[0];
+    const last = events.at(-1);
+    if (first === undefined || last === undefined || first.seq - 1 < (base ?? -1)) return undefined;
+    if (last.seq - first.seq !== events.length - 1) return undefined; // a gap: applyAfter names it
+    const from = first.seq === 0 ? null : first.seq - 1;
+    if (this.sql.moveCheckpoint.run(last.seq, idKey(last.id), mem, from).changes !== 1) {
+      return undefined;
+    }
+    for (const event of events) this.put(mem, event);
+    return last.seq;
+  }
+
+  /**
+   * The general case: the file's checkpoint is read, events at or before it are skipped. Returns
+   * the new checkpoint seq, or false when the checkpoint went back behind `base`.
+   */
+  private applyAfter(
+    mem: number,
+    base: number | null,
+    events: readonly Sequenced[],
+  ): number | null | false {
+    const at = this.sql.checkpointSeq.get(mem) ?? null;
+    let last = at ?? -1;
+    if (last < (base ?? -1)) return false;
+    let lastId: IdKey | null = null;
+    for (const event of events) {
+      if (event.seq <= last) continue;
+      if (event.seq !== last + 1) this.gap(last + 1, event.seq);
+      lastId = this.put(mem, event);
+      last = event.seq;
+    }
+    if (lastId === null) return at;
+    this.sql.setCheckpoint.run(last, lastId, mem);
+    return last;
+  }
+
+  /** Writes an event's row and marks the content it deletes or erases; returns its id key. */
+  private put(mem: number, event: Sequenced): IdKey {
+    const id = idKey(event.id);
+    this.sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
+    if (event.kind === 'deletion') {
+      for (const target of event.targets) {
+        this.sql.markDeleted.run(id, event.seq, mem, idKey(target));
+      }
+    } else if (event.kind === 'erasure') {
+      for (const target of event.targets) {
+        this.sql.markErased.run(id, event.seq, mem, idKey(target));
+      }
+    }
+    return id;
   }
 
   /**
@@ -200,6 +205,7 @@ export class IdIndex {
       },
       'write',
     );
+    this.file.committed(this.mem(), undefined);
   }
 
   /** The memory's integer key, registered on first use. */
@@ -217,6 +223,15 @@ export class IdIndex {
     const row = this.sql.checkpoint.get(mem);
     const id = row?.last_id;
     return { seq: row?.last_seq ?? null, id: id === null || id === undefined ? null : idOfKey(id) };
+  }
+
+  private entriesIn(mem: number, ids: ReadonlySet<string>): Map<string, StoredEntry> {
+    const entries = new Map<string, StoredEntry>();
+    for (const id of ids) {
+      const entry = this.entryIn(mem, id);
+      if (entry !== undefined) entries.set(id, entry);
+    }
+    return entries;
   }
 
   private entryIn(mem: number, id: string): StoredEntry | undefined {
@@ -254,5 +269,5 @@ export function indexedMemory(
   memoryId: string,
   streamName: string,
 ): IndexedMemory {
-  return { index: file.memory(memoryId, streamName), mutex: new Mutex() };
+  return { index: new IdIndex(file, file.sql, memoryId, streamName), mutex: new Mutex() };
 }

@@ -152,6 +152,35 @@ describe('EventStoreDB id index file', () => {
     expect(await store.log().get(items[2]!.id)).toEqual({ ...items[2], seq: 2 });
   });
 
+  it('reads the checkpoint again when another process commits to the file: after a reset there, an id appended again is answered, never written twice', async () => {
+    const log = open().log();
+    const items = [message('a'), message('b'), doc('c')];
+    for (const item of items) await log.append([item]);
+    // What another process's reset commits (eventstoredb.id-index.ts reset): the memory's rows
+    // and checkpoint dropped in one transaction, while this store holds checkpoint 2 in hand.
+    const db = new Database(file);
+    db.transaction(() => {
+      const mem = db
+        .prepare<[], number>("SELECT mem FROM esdb_index_streams WHERE stream = 'memory-default'")
+        .pluck()
+        .get();
+      db.prepare('DELETE FROM esdb_index_ids WHERE mem = ?').run(mem);
+      db.prepare('UPDATE esdb_index_streams SET last_seq = NULL, last_id = NULL WHERE mem = ?').run(
+        mem,
+      );
+    }).immediate();
+    db.close();
+
+    // Deciding on the known checkpoint (2) and the emptied rows, the guard would append `a`
+    // again at revision 3, and the server would accept it.
+    const again = await log.append([items[0]!]);
+    const [deleted] = await log.append([deletionOf([items[1]!.id])]);
+
+    expect(again).toEqual([{ ...items[0], seq: 0 }]);
+    expect(deleted!.seq).toBe(3);
+    expect((await readAll(log)).map((e) => e.id)).toEqual([...items, deleted!].map((e) => e.id));
+  });
+
   it('keeps invariant 8, a gapless seq and every deletion when three instances share one index file', async () => {
     const { items, state } = await raceDeletionsAgainstRecalls([
       open().log(),

@@ -1,0 +1,100 @@
+/**
+ * The id index file of the EventStoreDB store (eventstoredb.id-index.ts): one SQLite connection,
+ * its prepared statements, its transactions and error translation, and the checkpoints this
+ * connection knows without reading them.
+ *
+ * Known checkpoints save the guard a read and a transaction per append. They are only trusted
+ * while `PRAGMA data_version` is unchanged: another process sharing the file that commits
+ * anything (an append, a catch-up, a reset) changes it, and they are read again.
+ */
+import type Database from 'better-sqlite3';
+import { MemoryError } from '../../core/index.js';
+import { openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
+import { prepare, type Statements } from './eventstoredb.id-index.statements.js';
+
+/** The id index file of one store: one SQLite connection, shared by all its memories. */
+export class IdIndexFile {
+  private readonly db: Database.Database;
+  /** The prepared statements, for the {@link IdIndex} of each memory. */
+  readonly sql: Statements;
+  /** One transaction wrapper for every unit of work: building one per call costs on every append. */
+  private readonly transaction: Database.Transaction<(work: () => unknown) => unknown>;
+  /** False for `:memory:`: no other connection sees that database, so nothing moves under this one. */
+  private readonly shared: boolean;
+  /**
+   * Checkpoint seqs (by memory key) as this connection last read or committed them. They hold
+   * while the file's `PRAGMA data_version` is `knownVersion`: it changes exactly when another
+   * connection commits, so an unchanged one proves no other process moved any of them.
+   */
+  private readonly knownSeqs = new Map<number, number | null>();
+  private knownVersion = 0;
+
+  /** Opens (creating when needed) the file at `path`; `:memory:` for a private one. */
+  constructor(readonly path: string) {
+    this.db = openIdIndexDatabase(path);
+    this.sql = prepare(this.db);
+    this.transaction = this.db.transaction((work: () => unknown) => work());
+    this.shared = path !== ':memory:' && path !== '';
+  }
+
+  /** Runs `work` translating SQLite errors; `mode` picks the transaction, if any. */
+  run<T>(what: string, work: () => T, mode?: 'read' | 'write'): T {
+    if (!this.db.open) {
+      throw new MemoryError('STORE_CLOSED', `The EventStoreDB id index ${this.path} is closed.`);
+    }
+    try {
+      if (mode === undefined) return work();
+      return (mode === 'write' ? this.transaction.immediate(work) : this.transaction(work)) as T;
+    } catch (error) {
+      if (error instanceof MemoryError) throw error;
+      const code = (error as { code?: unknown }).code;
+      const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+      throw new MemoryError(
+        busy ? 'STORE_UNAVAILABLE' : 'STORE_FAILED',
+        `EventStoreDB id index ${this.path} failed to ${what}: ${(error as Error).message}`,
+        { details: { path: this.path, operation: what }, cause: error },
+      );
+    }
+  }
+
+  /**
+   * The known checkpoint seq of `mem`, or undefined when this connection must read it: never
+   * read, or another connection committed since. Outside a transaction it is the file's
+   * checkpoint only as long as {@link unchanged} says so.
+   */
+  knownSeq(mem: number): number | null | undefined {
+    if (this.shared) {
+      const version = this.sql.dataVersion.get()!;
+      if (version !== this.knownVersion) {
+        this.knownSeqs.clear();
+        this.knownVersion = version;
+      }
+    }
+    return this.knownSeqs.get(mem);
+  }
+
+  /** True when no other connection committed since the last {@link knownSeq}. */
+  unchanged(): boolean {
+    return !this.shared || this.sql.dataVersion.get() === this.knownVersion;
+  }
+
+  /** The checkpoint seq of `mem`, known or read; call it inside a transaction. */
+  checkpointSeq(mem: number): number | null {
+    const known = this.knownSeq(mem);
+    if (known !== undefined) return known;
+    const seq = this.sql.checkpointSeq.get(mem) ?? null;
+    this.knownSeqs.set(mem, seq);
+    return seq;
+  }
+
+  /** Records the checkpoint of `mem` after this connection committed it; `undefined` forgets it. */
+  committed(mem: number, seq: number | null | undefined): void {
+    if (seq === undefined) this.knownSeqs.delete(mem);
+    else this.knownSeqs.set(mem, seq);
+  }
+
+  /** Closes the file (once). */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
