@@ -52,9 +52,10 @@ export function prepareWriter(
       `SELECT seq, messages, documents, deleted_messages, deleted_documents FROM rm_items
         WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
     ),
-    insertRecallUse: db.prepare<[number, number, number, string]>(
+    // One statement per Recall for all its items (ids of a JSON array; a repeated id counts once).
+    insertRecallUses: db.prepare<[number, string, number, string]>(
       `INSERT OR IGNORE INTO rm_recall_uses (mem, item_seq, recall_seq, recall_ts)
-       VALUES (?, ?, ?, ?)`,
+       SELECT mem, seq, ?, ? FROM rm_items WHERE mem = ? AND id IN (SELECT value FROM json_each(?))`,
     ),
   };
   const insertPayload = withPayloads
@@ -114,10 +115,7 @@ export function prepareWriter(
           // Search indexes it later, in a batch, before the next search (read-model-db.ts).
           break;
         case 'recall':
-          for (const id of new Set(event.recalled)) {
-            const item = sql.itemById.get(mem, id);
-            if (item) sql.insertRecallUse.run(mem, item.seq, event.seq, event.timestamp);
-          }
+          sql.insertRecallUses.run(event.seq, event.timestamp, mem, JSON.stringify(event.recalled));
           break;
         case 'deletion':
           for (const id of event.targets) {
