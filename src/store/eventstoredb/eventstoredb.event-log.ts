@@ -2,10 +2,11 @@
  * The EventStoreDB / KurrentDB store (`@eventstore/db-client`): the production adapter.
  *
  * One stream per memory, `memory-<memoryId>`; the stream revision IS the seq (revision 0 =
- * seq 0); the ESDB event id is a content address of the event (eventstoredb.append.ts), the event type is `Message` / `Document` /
- * `Recall` / `Deletion`, and the data is the event's JSON without seq (codec.ts). The guard
- * (eventstoredb.append.ts) runs on an id index in a local SQLite file (eventstoredb.id-index.ts,
- * caught up by eventstoredb.catch-up.ts) and appends with the expected revision it decided at; subscriptions survive outages
+ * seq 0); the ESDB event id is a content address of the event (eventstoredb.append.ts), the
+ * event type is `Message` / `Document` / `Recall` / `Deletion`, and the data is the event's JSON
+ * without seq (codec.ts). The guard (eventstoredb.append.ts) runs on an id index in a local
+ * SQLite file (eventstoredb.id-index.ts, caught up by eventstoredb.catch-up.ts) and appends with
+ * the expected revision it decided at; subscriptions survive outages
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
 import { EventStoreDBClient } from '@eventstore/db-client';
