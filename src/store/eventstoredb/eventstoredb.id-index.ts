@@ -142,10 +142,9 @@ export class IdIndex {
     if (first === undefined || last === undefined || first.seq - 1 < (base ?? -1)) return undefined;
     if (last.seq - first.seq !== events.length - 1) return undefined; // a gap: applyAfter names it
     const from = first.seq === 0 ? null : first.seq - 1;
-    if (this.sql.moveCheckpoint.run(last.seq, idKey(last.id), mem, from).changes !== 1) {
-      return undefined;
-    }
-    for (const event of events) this.put(mem, event);
+    const lastKey = idKey(last.id);
+    if (this.sql.moveCheckpoint.run(last.seq, lastKey, mem, from).changes !== 1) return undefined;
+    for (const event of events) this.put(mem, event, event === last ? lastKey : idKey(event.id));
     return last.seq;
   }
 
@@ -174,8 +173,7 @@ export class IdIndex {
   }
 
   /** Writes an event's row and marks the content it deletes or erases; returns its id key. */
-  private put(mem: number, event: Sequenced): IdKey {
-    const id = idKey(event.id);
+  private put(mem: number, event: Sequenced, id: IdKey = idKey(event.id)): IdKey {
     this.sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
     if (event.kind === 'deletion') {
       for (const target of event.targets) {
