@@ -3,16 +3,31 @@
  * server child on a fresh SQLite file (synchronous FULL, the default). Target: no error or non-2xx
  * answer, p99 <= 50 ms, and no stall: no request waiting over 100 ms, no gap over 100 ms between
  * two completed requests.
+ *
+ * Answers over 100 ms are written to `faults/results/load.stalls.txt` with their wall-clock start;
+ * with `MEMLEDGER_FAULT_STALL_MS` set, the server child's lines on what each slower request and
+ * each long gap of its event loop overlapped (faults/stall.probe.ts) go there too.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startServerChild, stopServerChild, tempDir, type FaultResult } from './support.js';
+import {
+  onLines,
+  startServerChild,
+  stopServerChild,
+  tempDir,
+  type FaultResult,
+} from './support.js';
 
 /** autocannon at `connections` connections for `seconds`. */
 export async function loadTest(connections: number, seconds: number): Promise<FaultResult> {
   const temp = tempDir('load');
   const server = await startServerChild({
     store: { kind: 'sqlite', path: join(temp.dir, 'm.db') },
+  });
+  const stalls: string[] = [];
+  onLines(server.child, (line) => {
+    if (/^(stall|block)/.test(line)) stalls.push(line);
   });
   try {
     let lastAt = 0;
@@ -41,7 +56,13 @@ export async function loadTest(connections: number, seconds: number): Promise<Fa
     );
     let over100 = 0;
     instance.on('response', (_client, _status, _bytes, responseTime) => {
-      if (responseTime > 100) over100 += 1;
+      if (responseTime > 100) {
+        over100 += 1;
+        // Wall-clock times, to set beside the server child's `block` lines.
+        stalls.push(
+          `slow-response ${JSON.stringify({ at: Math.round(Date.now() - responseTime), ms: responseTime })}`,
+        );
+      }
       const now = performance.now();
       if (lastAt > 0) maxGap = Math.max(maxGap, now - lastAt);
       lastAt = now;
@@ -73,6 +94,14 @@ export async function loadTest(connections: number, seconds: number): Promise<Fa
     };
   } finally {
     await stopServerChild(server);
+    // The child's last lines (`stall-summary`) may arrive after its exit event.
+    const stdout = server.child.stdout;
+    if (stdout && !stdout.closed) await new Promise((resolve) => stdout.once('close', resolve));
+    if (stalls.length > 0) {
+      const dir = join(import.meta.dirname, 'results');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'load.stalls.txt'), `${stalls.join('\n')}\n`);
+    }
     temp.remove();
   }
 }
