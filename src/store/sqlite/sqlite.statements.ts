@@ -82,9 +82,11 @@ export function prepareStatements(db: Database.Database): Statements {
     entryWithPayload: entry<Uint8Array | string>('e.payload'),
     entry: entry<Buffer | string>('NULL'),
     entries: entry<string>('NULL', 'IN (SELECT unhex(value) FROM json_each(?))'),
+    // `LIMIT ? + 0`, not `LIMIT ?`: SQLite 3.53 plans with a bare LIMIT parameter's value and
+    // re-prepares the statement whenever it is bound again, i.e. on every call (read-model.queries.ts).
     readForwards: db.prepare<[string, number, number, number], EventRow>(
       `SELECT seq, id, type, version, payload FROM event_log
-        WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ?`,
+        WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ? + 0`,
     ),
     eventsAt: db
       .prepare<[string, string], PageRow>(
@@ -94,7 +96,7 @@ export function prepareStatements(db: Database.Database): Statements {
       .raw(),
     readBackwards: db.prepare<[string, number, number, number], EventRow>(
       `SELECT seq, id, type, version, payload FROM event_log
-        WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ?`,
+        WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ? + 0`,
     ),
     insertEvent: db.prepare<[string, number, Buffer | string, number, number, string]>(
       `INSERT INTO event_log (memory, seq, id, type, version, payload)
