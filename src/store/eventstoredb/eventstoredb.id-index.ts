@@ -25,7 +25,7 @@ import { MemoryError, type Sequenced, type StoredEntry } from '../../core/index.
 import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
 import type { IdIndexFile } from './eventstoredb.id-index.file.js';
 import { KIND_CODES, kindOfCode } from './eventstoredb.id-index.schema.js';
-import type { IdKey, Statements } from './eventstoredb.id-index.statements.js';
+import { MAX_ROWS, type IdKey, type Statements } from './eventstoredb.id-index.statements.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {
@@ -144,8 +144,33 @@ export class IdIndex {
     const from = first.seq === 0 ? null : first.seq - 1;
     const lastKey = idKey(last.id);
     if (this.sql.moveCheckpoint.run(last.seq, lastKey, mem, from).changes !== 1) return undefined;
+    if (events.length > 1 && !events.some(marks)) {
+      this.putRows(mem, events, last, lastKey);
+      return last.seq;
+    }
     for (const event of events) this.put(mem, event, event === last ? lastKey : idKey(event.id));
     return last.seq;
+  }
+
+  /**
+   * The rows of events that mark nothing, up to {@link MAX_ROWS} per statement: one step instead
+   * of one per event. VALUES are inserted in order, so an id twice keeps its later row, as `put`.
+   */
+  private putRows(
+    mem: number,
+    events: readonly Sequenced[],
+    last: Sequenced,
+    lastKey: IdKey,
+  ): void {
+    for (let from = 0; from < events.length; from += MAX_ROWS) {
+      const slice = events.slice(from, from + MAX_ROWS);
+      const values: (number | IdKey)[] = [];
+      for (const event of slice) {
+        const id = event === last ? lastKey : idKey(event.id);
+        values.push(mem, id, KIND_CODES[event.kind], event.seq);
+      }
+      this.sql.putRows(slice.length).run(...values);
+    }
   }
 
   /**
@@ -254,6 +279,9 @@ export class IdIndex {
     );
   }
 }
+
+/** Deletions and erasures mark earlier rows, so their rows are put one by one, in order. */
+const marks = (event: Sequenced): boolean => event.kind === 'deletion' || event.kind === 'erasure';
 
 /** An index with the lock that keeps its catch-ups and the guarded appends in order. */
 export interface IndexedMemory {
