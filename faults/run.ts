@@ -46,7 +46,7 @@ const TESTS: Record<string, () => Promise<FaultResult>> = {
   fuzz: () => fuzzRequests(quick ? 400 : 10_000),
   'sse-stuck': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000),
   'shared-file': () => sharedFile(quick ? 5_000 : 30_000),
-  load: () => loadTest(16, quick ? 5 : 60),
+  load: () => loadTest(16, quick ? 5 : 60, quick ? 1 : 10),
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
