@@ -103,7 +103,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
       )
       .raw(),
     totals: db.prepare<[number, number], TotalsRow>(
-      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
+      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_item_totals
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
     // With one max() aggregate, SQLite takes the bare column (the time) from the row of the max.

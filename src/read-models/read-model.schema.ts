@@ -10,8 +10,10 @@
  *   deleted_seq > n)` on one index;
  * - running totals on every `rm_items` row (the counts right after that seq), so counts as of n
  *   are one primary-key lookup (the row at the greatest seq <= n) and cost no row of their own:
- *   a separate totals table was one more B-tree insert per content event. `rm_totals` is a view
- *   of them, so the queries read totals by name;
+ *   a separate totals table was one more B-tree insert per content event. `rm_item_totals` is a
+ *   view of them, so the queries read totals by name. (Not `rm_totals`: layout 4, memledger
+ *   0.2.0, had a table of that name, and 0.2.0 drops only tables before building its layout, so a
+ *   view of that name would stop it re-creating its table after a downgrade);
  * - `rm_recall_uses`: (item, recall seq) pairs, so recall stats as of n are an indexed aggregate;
  * - `rm_payloads`: the events themselves, only where the log is not in the same file (an erased
  *   item's row is rewritten to its erasure marker: a cache never outlives the words it copied).
@@ -21,7 +23,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '5';
+export const READ_MODEL_VERSION = '6';
 
 /** Kinds as stored in `rm_items.kind`. */
 export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3, erasure: 4 } as const;
@@ -61,7 +63,7 @@ CREATE INDEX IF NOT EXISTS rm_items_content ON rm_items (mem, kind, seq, deleted
 CREATE INDEX IF NOT EXISTS rm_items_deleted ON rm_items (mem, deleted_seq, seq)
   WHERE deleted_seq IS NOT NULL;
 
-CREATE VIEW IF NOT EXISTS rm_totals AS
+CREATE VIEW IF NOT EXISTS rm_item_totals AS
   SELECT mem, seq, messages, documents, deleted_messages, deleted_documents FROM rm_items;
 
 CREATE TABLE IF NOT EXISTS rm_recall_uses (

@@ -53,7 +53,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
   // read-model.queries.ts).
   const sql = {
     totals: db.prepare<[number, number], TotalsRow>(
-      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_totals
+      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_item_totals
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
     content: db

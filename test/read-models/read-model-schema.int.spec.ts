@@ -36,6 +36,29 @@ describe('read-model layout in the SQLite file', () => {
     }
   });
 
+  it('names no view or index after a table of an earlier layout, so an older release that drops only tables can build its own', () => {
+    // The tables of layouts 1-4 (memledger 0.1.0 and 0.2.0 drop tables, not views, on a version change).
+    const earlierTables = [
+      'rm_meta',
+      'rm_memories',
+      'rm_items',
+      'rm_totals',
+      'rm_recall_uses',
+      'rm_payloads',
+    ];
+    const db = new Database(path, { readonly: true });
+    try {
+      const clashes = db
+        .prepare<[], { name: string; type: string }>(
+          `SELECT name, type FROM sqlite_schema WHERE type != 'table' AND name IN (${earlierTables.map((t) => `'${t}'`).join(', ')})`,
+        )
+        .all();
+      expect(clashes).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('drops read models of another layout version and rebuilds them from the log', async () => {
     const db = new Database(path);
     db.prepare("UPDATE rm_meta SET value = 'old' WHERE key = 'version'").run();
