@@ -48,7 +48,11 @@ export function requireObject<T>(input: T, what: string): T {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    // Only objects recurse: an event's many string fields cost no call each.
+    for (const key of Object.keys(value)) {
+      const field = (value as Record<string, unknown>)[key];
+      if (typeof field === 'object' && field !== null) deepFreeze(field);
+    }
   }
   return value;
 }

@@ -144,19 +144,7 @@ export function decodeTrustedJson(
   // Frozen but not marked validated (markValidated): nothing validated it here, and a WeakSet
   // entry per event doubled the young-generation GC pause of a state page. Appending such an
   // event again validates it in full, as any unmarked event.
-  return freezeEvent(event as unknown as Sequenced);
-}
-
-/**
- * Freezes a freshly decoded event: the object, then whatever objects its fields hold (arrays of
- * ids, sealed words). The same result as `deepFreeze`, without walking every string field.
- */
-function freezeEvent<T extends object>(event: T): T {
-  for (const key in event) {
-    const value: unknown = event[key];
-    if (typeof value === 'object' && value !== null) deepFreeze(value);
-  }
-  return Object.freeze(event);
+  return deepFreeze(event as unknown as Sequenced);
 }
 
 /** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`, written in schema `version`. */

@@ -35,6 +35,7 @@ import {
   type StoredEntry,
 } from '../../core/index.js';
 import { encodeEvent } from '../codec.js';
+import { idOfHex } from '../sqlite/sqlite.codec.js';
 import { isWrongExpectedVersion, maxAppendSizeOf } from './eventstoredb.errors.js';
 import { catchUp } from './eventstoredb.catch-up.js';
 import type { IdIndex, IndexedMemory } from './eventstoredb.id-index.js';
@@ -206,8 +207,7 @@ export function contentEventId(
   const digest = hash('sha256', `${type}\n${version}\n${JSON.stringify(data)}`, 'buffer');
   digest[6] = (digest[6]! & 0x0f) | 0x80;
   digest[8] = (digest[8]! & 0x3f) | 0x80;
-  const h = digest.toString('hex', 0, 16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return idOfHex(digest.toString('hex', 0, 16));
 }
 
 /**

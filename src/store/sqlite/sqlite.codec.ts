@@ -66,8 +66,8 @@ export function idOfKey(key: Uint8Array | string): string {
   return idOfHex(Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex'));
 }
 
-/** The id text of a stored {@link idKey}'s bytes in lower-case hex. */
-function idOfHex(h: string): string {
+/** The canonical id text (8-4-4-4-12) of 16 bytes in lower-case hex, e.g. a stored {@link idKey}'s. */
+export function idOfHex(h: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
