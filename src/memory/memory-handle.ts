@@ -49,6 +49,7 @@ import type {
   SearchResult,
   StatePage,
 } from './memory.types.js';
+import { lookUpItem } from './item-lookup.js';
 import { auditableRecall } from './recall.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
 
@@ -207,21 +208,7 @@ export class MemoryHandle {
   async getEvent(id: string): Promise<EventLookup> {
     requireString(id, 'id');
     await this.models.catchUp();
-    const { mem } = this.models;
-    const found = this.db.read(() => {
-      const item = this.db.queries.item(mem, id);
-      if (!item) return undefined;
-      const acts = [item.deletedSeq, item.erasedSeq].filter((seq) => seq !== null);
-      const [event, ...loaded] = this.db.queries.events(mem, [item.seq, ...acts]);
-      const act = (seq: number | null) => (seq === null ? null : loaded[acts.indexOf(seq)]);
-      return (
-        event && {
-          event,
-          deletedBy: (act(item.deletedSeq) as Sequenced<Deletion> | undefined) ?? null,
-          erasedBy: (act(item.erasedSeq) as Sequenced<Erasure> | undefined) ?? null,
-        }
-      );
-    });
+    const found = lookUpItem(this.db, this.models.mem, id);
     if (!found) throw notFound(id, this.memoryId);
     return { ...found, deleted: found.deletedBy !== null };
   }
