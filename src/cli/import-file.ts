@@ -8,9 +8,7 @@ import {
   EVENT_KINDS,
   isMemoryError,
   MemoryError,
-  claimsErased,
-  parseErasedItem,
-  parseEvent,
+  parseEventOrErased,
   UNVERSIONED,
   upcast,
   type EventKind,
@@ -61,7 +59,7 @@ export function parseImportLine(text: string, line: number): ImportLine | LinePr
   }
   try {
     // An export's erased item (words null, erased: true) imports as erased, into a sealed store.
-    return { line, event: claimsErased(json) ? parseErasedItem(json) : parseEvent(json) };
+    return { line, event: parseEventOrErased(json) };
   } catch (error) {
     if (!isMemoryError(error, 'VALIDATION_FAILED')) throw error;
     return error.issues.map((issue) => ({ line, path: issue.path, rule: issue.message }));

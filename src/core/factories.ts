@@ -127,6 +127,17 @@ export function parseErasedItem(input: unknown): ErasedMessage | ErasedDocument 
   return markValidated(deepFreeze(erasedForm(parsed))) as ErasedMessage | ErasedDocument;
 }
 
+/**
+ * Parses an event as an import or a sealed store reads one: an erased item's marker
+ * (`erased: true`) as the marker, anything else as {@link parseEvent}. Request bodies use
+ * `parseEvent` alone, so no caller can write a marker.
+ */
+export function parseEventOrErased(
+  input: unknown,
+): MemoryEventType | ErasedMessage | ErasedDocument {
+  return claimsErased(input) ? parseErasedItem(input) : parseEvent(input);
+}
+
 /** True for input that claims to be an erased item (`erased: true`). */
 export function claimsErased(input: unknown): boolean {
   return (

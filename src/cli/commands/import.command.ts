@@ -19,6 +19,7 @@ import {
   splitByBytes,
   type AppendLimits,
 } from '../../store/append-input.js';
+import { keyStoreOf } from '../../store/sealed/sealed-store.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import {
   formatProblem,
@@ -78,7 +79,7 @@ idempotent by event id).`,
       const parsed = await readImportFile(file);
       rejectIfProblems(file, parsed.problems);
       await withLog(command, async (log, store) => {
-        if (!('keys' in store)) {
+        if (keyStoreOf(store) === undefined) {
           rejectIfProblems(file, erasureProblems(parsed.events), 'ERASURE_UNAVAILABLE');
         }
         rejectIfProblems(file, sizeProblems(parsed.events, appendLimitsOf(log)), 'EVENT_TOO_LARGE');

@@ -14,7 +14,8 @@ import {
   type Sequenced,
 } from '../../core/index.js';
 import type { KeyStore } from '../../keys/index.js';
-import type { EventLog, MemoryStore } from '../../store/event-log.port.js';
+import { keyStoreOf } from '../../store/sealed/sealed-store.js';
+import type { EventLog } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
 import { globalOptionsOf, withStore } from '../open.js';
 import { seqText } from '../output.js';
@@ -80,11 +81,6 @@ still gives its words; --repair-erasures destroys such keys again first), ERASUR
         { mustExist: true },
       );
     });
-}
-
-/** The key store of a sealed store, or undefined for a store opened without keys. */
-function keyStoreOf(store: MemoryStore): KeyStore | undefined {
-  return (store as MemoryStore & { readonly keys?: KeyStore }).keys;
 }
 
 /**

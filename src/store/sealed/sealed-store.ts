@@ -15,14 +15,12 @@
  */
 import {
   MemoryError,
-  claimsErased,
   deepFreeze,
   isContentKind,
   isMemoryError,
   isValidated,
   markValidated,
-  parseErasedItem,
-  parseEvent,
+  parseEventOrErased,
   type Erasure,
   type MemoryEvent,
   type Sequenced,
@@ -56,6 +54,11 @@ export interface SealedMemoryStore extends MemoryStore {
   readonly ready: Promise<void>;
 }
 
+/** The key store of a sealed store, or undefined for a store opened without keys. */
+export function keyStoreOf(store: MemoryStore): KeyStore | undefined {
+  return (store as Partial<SealedMemoryStore>).keys;
+}
+
 /**
  * Seals `inner`'s content with keys from `keys`. The sealed store owns the key store: closing it
  * closes both.
@@ -84,14 +87,18 @@ export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemorySto
   };
 }
 
+const NONE: ReadonlyMap<string, MemoryEvent> = new Map();
+
 /**
- * The plain events of the append running now, by id: an adapter runs its append hook inside the
- * append call itself, so the hook can take the words the caller gave instead of opening what was
- * just sealed (a key lookup and a decryption per event saved on the write path).
+ * The plain events of the append running now, by id: the SQLite adapter runs its append hook
+ * synchronously inside the append call itself (before its first await), so the hook can take
+ * the words the caller gave instead of opening what was just sealed (a key lookup and a
+ * decryption per event saved on the write path). A hook run later finds nothing on hand and
+ * opens the events with their keys: slower, never wrong.
  */
 class PlainHandoff {
   private memoryId: string | undefined;
-  private byId = new Map<string, MemoryEvent>();
+  private byId: ReadonlyMap<string, MemoryEvent> = NONE;
 
   /** Starts `append` with the plain `events` on hand, and ends the handoff once it returned. */
   during<T>(memoryId: string, events: readonly MemoryEvent[], append: () => T): T {
@@ -101,7 +108,7 @@ class PlainHandoff {
       return append();
     } finally {
       this.memoryId = undefined;
-      this.byId = new Map();
+      this.byId = NONE;
     }
   }
 
@@ -163,9 +170,9 @@ function sealedLog(
       for (const erasure of erasures) await beginErasure(log, keys, erasure);
       let stored: readonly Sequenced[];
       try {
-        stored = await handoff.during(memoryId, events, () =>
-          log.append(sealed.map(permitErasure), options),
-        );
+        const append = () => log.append(sealed.map(permitErasure), options);
+        // Only an embedded database has an append hook to hand the words to.
+        stored = await (embedded ? handoff.during(memoryId, events, append) : append());
       } catch (error) {
         for (const erasure of erasures) keys.abandonErasure(memoryId, erasure.id);
         throw error;
@@ -237,7 +244,7 @@ function acceptInput(input: readonly MemoryEvent[]): MemoryEvent[] {
   if (!Array.isArray(input)) return input as MemoryEvent[]; // the adapter names the error
   return input.map((event: unknown) => {
     if (isValidated(event)) return event as MemoryEvent;
-    return claimsErased(event) ? parseErasedItem(event) : parseEvent(event);
+    return parseEventOrErased(event);
   });
 }
 
