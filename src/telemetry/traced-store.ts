@@ -55,6 +55,8 @@ function traceLog(log: EventLog, kind: string): EventLog {
       ) {
         const method = value as (...args: unknown[]) => Promise<unknown>;
         return (...args: unknown[]) => {
+          // As appendTraced: with no SDK registered, the call as it is.
+          if (!tracingActive() && !metricsActive()) return method.apply(target, args);
           const started = performance.now();
           const span = { ...attributes, [MemledgerAttr.appendMethod]: property };
           return traced(SpanName.append, span, async () => {
