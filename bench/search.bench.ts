@@ -18,6 +18,7 @@ import {
   type Sequenced,
 } from '../src/core/index.js';
 import { ensureReadModelSchema } from '../src/read-models/read-model.schema.js';
+import { seqsOnReadModels } from '../src/read-models/item-seqs.js';
 import { prepareWriter } from '../src/read-models/read-model.writer.js';
 import { prepareSearchReadModel, queryTerms } from '../src/read-models/search.read-model.js';
 import { percentile, report, seededRandom, timeMs } from './support.js';
@@ -137,7 +138,8 @@ export async function benchSearch(docs = 100_000, samples = 300): Promise<void> 
     const fts = prepareSearchReadModel(db);
     // The search joins the item index, so the corpus goes through the read-model writer, and
     // is then indexed as the search catch-up indexes what the writer applied.
-    const write = prepareWriter(db, fts, false);
+    // Documents only: the writer never looks an item up by id here.
+    const write = prepareWriter(db, fts, false, seqsOnReadModels(db));
     const mem = 1;
     db.prepare("INSERT INTO rm_memories (mem, memory_id) VALUES (1, 'bench')").run();
     const ftsBuildMs = await timeMs(() => {

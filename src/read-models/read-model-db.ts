@@ -11,6 +11,7 @@ import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import { scrubWal } from '../store/sqlite/sqlite.wal.js';
+import { seqsOnLog, seqsOnReadModels, type SeqsOf } from './item-seqs.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
 import { prepareWholeState, type WholeState } from './read-model.whole-state.js';
@@ -73,12 +74,10 @@ export interface ReadModelDb {
 export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb {
   const db = embedded.database;
   ensureReadModelSchema(db, false);
-  const models = readModelsOn(
-    db,
-    'the store file',
-    false,
-    (memoryIdOf) => (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
-  );
+  const models = readModelsOn(db, 'the store file', false, (memoryIdOf) => ({
+    load: (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
+    seqsOf: seqsOnLog(embedded, memoryIdOf),
+  }));
   // Inside every append's transaction: apply the new events when the read models were current
   // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
   embedded.onAppend((memoryId, written) => {
@@ -113,13 +112,14 @@ export function openReadModelFile(path: string): ReadModelDb {
       WHERE mem = ? AND seq IN (SELECT value FROM json_each(?))`,
   );
   // The copies were written from validated events: one indexed read per page, no second parse.
-  const models = readModelsOn(db, path, true, () => (mem, seqs) => {
+  const load: LoadEvents = (mem, seqs) => {
     const out = new Map<number, Sequenced>();
     if (seqs.length === 0) return out;
     for (const row of payloads.all(mem, JSON.stringify(seqs)))
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
-  });
+  };
+  const models = readModelsOn(db, path, true, () => ({ load, seqsOf: seqsOnReadModels(db) }));
   return { ...models, embedded: false, close: () => db.close() };
 }
 
@@ -127,10 +127,15 @@ function readModelsOn(
   db: Database.Database,
   location: string,
   withPayloads: boolean,
-  loader: (memoryIdOf: (mem: number) => string) => LoadEvents,
+  /** How events are loaded by seq and items found by id, where the events live. */
+  access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
 ): Omit<ReadModelDb, 'close' | 'embedded'> {
+  const keys = new Map<string, number>();
+  const ids = new Map<number, string>();
+  const memoryIdOf = (mem: number) => ids.get(mem)!;
+  const { load, seqsOf } = access(memoryIdOf);
   const search = prepareSearchReadModel(db);
-  const write = prepareWriter(db, search, withPayloads);
+  const write = prepareWriter(db, search, withPayloads, seqsOf);
   const sql = {
     insertMemory: db.prepare<[string]>('INSERT OR IGNORE INTO rm_memories (memory_id) VALUES (?)'),
     keyOf: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
@@ -155,11 +160,7 @@ function readModelsOn(
       'UPDATE rm_memories SET search_checkpoint = ? WHERE mem = ?',
     ),
   };
-  const keys = new Map<string, number>();
-  const ids = new Map<number, string>();
-  const memoryIdOf = (mem: number) => ids.get(mem)!;
-  const load = loader(memoryIdOf);
-  const queries = prepareQueries(db, load);
+  const queries = prepareQueries(db, load, seqsOf);
   const wholeState = prepareWholeState(db, load);
   const perMemoryTables = ['rm_items', 'rm_recall_uses'].concat(
     withPayloads ? ['rm_payloads'] : [],

@@ -15,6 +15,7 @@ import {
   type RecallStat,
   type Sequenced,
 } from '../core/index.js';
+import type { SeqsOf } from './item-seqs.js';
 import { KIND_CODE } from './read-model.schema.js';
 import {
   fillStatePage,
@@ -45,7 +46,6 @@ type DeletedRow = [id: string, deletedSeq: number, erasedSeq: number | null];
 type StatRow = [itemSeq: number, count: number, lastSeq: number, lastTs: string];
 
 interface ItemRow {
-  readonly seq: number;
   readonly kind: number;
   readonly deleted_seq: number | null;
   readonly erased_seq: number | null;
@@ -76,8 +76,8 @@ export function resolvePage(options: PageOptions): ResolvedPage {
 /** The read-model queries over one connection. */
 export type ReadModelQueries = ReturnType<typeof prepareQueries>;
 
-/** Prepares every query once per connection. */
-export function prepareQueries(db: Database.Database, load: LoadEvents) {
+/** Prepares every query once per connection; `seqsOf` finds items by id. */
+export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: SeqsOf) {
   // `LIMIT ? + 0`, never a bare `LIMIT ?`: SQLite (3.53) reads a bare one's bound value while
   // planning and then expires the statement whenever that parameter is bound again, which
   // better-sqlite3 does on every call, so each call prepared the statement anew (~6 µs).
@@ -120,8 +120,8 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
           ORDER BY recall_seq LIMIT ? + 0`,
       )
       .pluck(),
-    itemById: db.prepare<[number, string], ItemRow>(
-      'SELECT seq, kind, deleted_seq, erased_seq FROM rm_items WHERE mem = ? AND id = ?',
+    itemAt: db.prepare<[number, number], ItemRow>(
+      'SELECT kind, deleted_seq, erased_seq FROM rm_items WHERE mem = ? AND seq = ?',
     ),
   };
   const loadInOrder = <T extends Sequenced>(mem: number, seqs: readonly number[]): T[] => {
@@ -187,11 +187,13 @@ export function prepareQueries(db: Database.Database, load: LoadEvents) {
 
     /** What the read models know of `id`, or `undefined` when it is not in this memory. */
     item(mem: number, id: string): ItemEntry | undefined {
-      const row = sql.itemById.get(mem, id.toLowerCase());
+      const key = id.toLowerCase();
+      const seq = seqsOf(mem, [key]).get(key);
+      const row = seq === undefined ? undefined : sql.itemAt.get(mem, seq);
       return (
         row && {
           kind: EVENT_KINDS[row.kind]!,
-          seq: row.seq,
+          seq: seq!,
           deletedSeq: row.deleted_seq,
           erasedSeq: row.erased_seq,
         }

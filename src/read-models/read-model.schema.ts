@@ -2,7 +2,9 @@
  * The read-model tables. They are derived data, never the record: every row can be rebuilt
  * from the log, so a file of another layout version is dropped and rebuilt, never trusted.
  * They live in the SQLite store's own file (written in each append's transaction) or in a
- * local file beside an EventStoreDB client; the layout is the same in both.
+ * local file beside an EventStoreDB client; the layout is the same in both but for what a file
+ * of their own must add: the events (`rm_payloads`) and an index by id (`rm_items_by_id`; in
+ * the store's file, the log's own index finds items by id, see item-seqs.ts).
  *
  * Shaped for "as of seq n" queries by index rather than by folding:
  * - `rm_items`: every event by (memory, seq) with its kind and id, and for content the seq of
@@ -23,7 +25,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '6';
+export const READ_MODEL_VERSION = '7';
 
 /** Kinds as stored in `rm_items.kind`. */
 export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3, erasure: 4 } as const;
@@ -58,7 +60,6 @@ CREATE TABLE IF NOT EXISTS rm_items (
   deleted_documents INTEGER NOT NULL,
   PRIMARY KEY (mem, seq)
 ) STRICT, WITHOUT ROWID;
-CREATE UNIQUE INDEX IF NOT EXISTS rm_items_by_id ON rm_items (mem, id);
 CREATE INDEX IF NOT EXISTS rm_items_content ON rm_items (mem, kind, seq, deleted_seq) WHERE kind < 2;
 CREATE INDEX IF NOT EXISTS rm_items_deleted ON rm_items (mem, deleted_seq, seq)
   WHERE deleted_seq IS NOT NULL;
@@ -78,7 +79,10 @@ CREATE TABLE IF NOT EXISTS rm_recall_uses (
 ) STRICT, WITHOUT ROWID;
 `;
 
-const PAYLOAD_SCHEMA = `
+/** Only where the log is not in the same file: the events themselves, and an index by id. */
+const OWN_FILE_SCHEMA = `
+-- Where the log is in the same file, its own index by (memory, id) finds items (item-seqs.ts).
+CREATE UNIQUE INDEX IF NOT EXISTS rm_items_by_id ON rm_items (mem, id);
 CREATE TABLE IF NOT EXISTS rm_payloads (
   mem     INTEGER NOT NULL,
   seq     INTEGER NOT NULL,
@@ -110,7 +114,7 @@ export function ensureReadModelSchema(db: Database.Database, withPayloads: boole
     );
     db.exec(CORE_SCHEMA);
     db.exec(SEARCH_SCHEMA);
-    if (withPayloads) db.exec(PAYLOAD_SCHEMA);
+    if (withPayloads) db.exec(OWN_FILE_SCHEMA);
     db.prepare("INSERT OR REPLACE INTO rm_meta (key, value) VALUES ('version', ?)").run(
       READ_MODEL_VERSION,
     );

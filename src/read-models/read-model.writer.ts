@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { MemoryError, assertNever, erasedForm, type Sequenced } from '../core/index.js';
 import { encodeEvent } from '../store/codec.js';
+import type { SeqsOf } from './item-seqs.js';
 import { KIND_CODE } from './read-model.schema.js';
 import type { SearchReadModel } from './search.read-model.js';
 
@@ -18,7 +19,6 @@ interface Totals {
 }
 
 interface ItemRow {
-  readonly seq: number;
   readonly kind: number;
   readonly deleted_seq: number | null;
 }
@@ -26,11 +26,15 @@ interface ItemRow {
 /** Writes events of one memory (`mem`) into the read models; returns those it applied. */
 export type ApplyEvents = (mem: number, events: readonly Sequenced[]) => Sequenced[];
 
-/** Prepares the writer over `db`; `withPayloads` also stores each event (no log in this file). */
+/**
+ * Prepares the writer over `db`; `withPayloads` also stores each event (no log in this file);
+ * `seqsOf` finds items by id.
+ */
 export function prepareWriter(
   db: Database.Database,
   search: SearchReadModel,
   withPayloads: boolean,
+  seqsOf: SeqsOf,
 ): ApplyEvents {
   const sql = {
     // Each row carries the running totals right after its seq (read-model.schema.ts).
@@ -38,8 +42,8 @@ export function prepareWriter(
       `INSERT INTO rm_items (mem, seq, kind, id, messages, documents, deleted_messages,
          deleted_documents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    itemById: db.prepare<[number, string], ItemRow>(
-      'SELECT seq, kind, deleted_seq FROM rm_items WHERE mem = ? AND id = ?',
+    itemAt: db.prepare<[number, number], ItemRow>(
+      'SELECT kind, deleted_seq FROM rm_items WHERE mem = ? AND seq = ?',
     ),
     markDeleted: db.prepare<[number, number, number]>(
       'UPDATE rm_items SET deleted_seq = ? WHERE mem = ? AND seq = ? AND deleted_seq IS NULL',
@@ -52,10 +56,10 @@ export function prepareWriter(
       `SELECT seq, messages, documents, deleted_messages, deleted_documents FROM rm_items
         WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
     ),
-    // One statement per Recall for all its items (ids of a JSON array; a repeated id counts once).
-    insertRecallUses: db.prepare<[number, string, number, string]>(
+    // One statement per Recall for all its items (seqs of a JSON array).
+    insertRecallUses: db.prepare<[number, number, string, string]>(
       `INSERT OR IGNORE INTO rm_recall_uses (mem, item_seq, recall_seq, recall_ts)
-       SELECT mem, seq, ?, ? FROM rm_items WHERE mem = ? AND id IN (SELECT value FROM json_each(?))`,
+       SELECT ?, value, ?, ? FROM json_each(?)`,
     ),
   };
   const insertPayload = withPayloads
@@ -76,8 +80,8 @@ export function prepareWriter(
       )
     : undefined;
   /** Drops an erased item's words from every copy this file holds: search rows and payload. */
-  const forgetWords = (mem: number, id: string, seq: number) => {
-    search.forget(mem, id);
+  const forgetWords = (mem: number, seq: number) => {
+    search.forget(mem, seq);
     const payload = payloadAt?.get(mem, seq);
     if (payload !== undefined) {
       rewritePayload!.run(JSON.stringify(erasedForm(JSON.parse(payload) as object)), mem, seq);
@@ -114,24 +118,27 @@ export function prepareWriter(
           else t.documents++;
           // Search indexes it later, in a batch, before the next search (read-model-db.ts).
           break;
-        case 'recall':
-          sql.insertRecallUses.run(event.seq, event.timestamp, mem, JSON.stringify(event.recalled));
+        case 'recall': {
+          // Every recalled id is earlier in the log (the guard saw it), so already applied.
+          const seqs = [...seqsOf(mem, event.recalled).values()];
+          if (seqs.length > 0)
+            sql.insertRecallUses.run(mem, event.seq, event.timestamp, JSON.stringify(seqs));
           break;
+        }
         case 'deletion':
-          for (const id of event.targets) {
-            const item = sql.itemById.get(mem, id);
+          for (const seq of seqsOf(mem, event.targets).values()) {
+            const item = sql.itemAt.get(mem, seq);
             if (!item || item.deleted_seq !== null) continue;
-            sql.markDeleted.run(event.seq, mem, item.seq);
+            sql.markDeleted.run(event.seq, mem, seq);
             if (item.kind === KIND_CODE.message) t.deleted_messages++;
             else t.deleted_documents++;
           }
           break;
         case 'erasure':
-          for (const id of event.targets) {
-            const item = sql.itemById.get(mem, id);
-            if (!item) continue;
-            sql.markErased.run(event.seq, mem, item.seq);
-            forgetWords(mem, id, item.seq);
+          for (const seq of seqsOf(mem, event.targets).values()) {
+            if (!sql.itemAt.get(mem, seq)) continue;
+            sql.markErased.run(event.seq, mem, seq);
+            forgetWords(mem, seq);
           }
           break;
         default:

@@ -63,8 +63,11 @@ export interface SearchReadModel {
   add(mem: number, item: Sequenced<ContentEvent>): void;
   /** Best matches among content visible now or as of `asOfSeq`, best first (default limit 10). */
   search(mem: number, query: string, options?: SearchReadModelOptions): SearchHit[];
-  /** Removes one item's text from the index for good (an erasure): no trace of its words may remain. */
-  forget(mem: number, id: string): void;
+  /**
+   * Removes the text of the item at `seq` from the index for good (an erasure): no trace of its
+   * words may remain.
+   */
+  forget(mem: number, seq: number): void;
   /** Drops every row of one memory (before a rebuild). */
   clear(mem: number): void;
 }
@@ -151,9 +154,6 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
   const insertText = db.prepare<[bigint, string]>(
     'INSERT INTO search_fts (rowid, text) VALUES (?, ?)',
   );
-  const seqOf = db
-    .prepare<[number, string], number>('SELECT seq FROM rm_items WHERE mem = ? AND id = ?')
-    .pluck();
   const deleteText = db.prepare<[bigint]>('DELETE FROM search_fts WHERE rowid = ?');
   const deleteTexts = db.prepare<[bigint, bigint]>(
     'DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?',
@@ -229,9 +229,8 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
         .all(mem, lo, picked.join(' OR '), from, hi, deletedAfter, rowLimit)
         .map((row) => ({ ...row, kind: row.kind === 0 ? 'message' : 'document' }));
     },
-    forget(mem, id) {
-      const seq = seqOf.get(mem, id);
-      if (seq !== undefined) deleteText.run(rowKey(mem, seq));
+    forget(mem, seq) {
+      deleteText.run(rowKey(mem, seq));
     },
     clear(mem) {
       const { lo, hi } = memoryRange(mem);

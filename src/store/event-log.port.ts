@@ -99,4 +99,9 @@ export interface EmbeddedDatabase {
   onAppend(hook: AppendHook): void;
   /** Events of one memory by seq, read on the store's connection; absent seqs are left out. */
   eventsAt(memoryId: string, seqs: readonly number[]): Map<number, Sequenced>;
+  /**
+   * The seq of each of `ids` the log of one memory holds (absent ids are left out), found on
+   * the log's own id index: read models in the same file keep no second index by id.
+   */
+  seqsOf(memoryId: string, ids: readonly string[]): Map<string, number>;
 }

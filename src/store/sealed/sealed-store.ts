@@ -146,6 +146,8 @@ function sealedEmbedded(
       const opened = openEvents(keys, memoryId, [...events.values()]);
       return new Map(opened.map((event) => [event.seq, event]));
     },
+    // Ids are never sealed.
+    seqsOf: (memoryId, ids) => embedded.seqsOf(memoryId, ids),
   };
 }
 

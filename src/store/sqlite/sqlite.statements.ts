@@ -35,6 +35,10 @@ export interface Statements {
    * a JSON array names in hex. Those that are absent have no row.
    */
   readonly entries: Database.Statement<[string, string], EntryRow>;
+  /** Plucked: the seq of one id (by its key), for the read models' lookups by id. */
+  readonly seqOfId: Database.Statement<[string, Buffer | string], number>;
+  /** {@link seqOfId} for the ids whose 16-byte keys a JSON array names in hex: [key, seq] rows. */
+  readonly seqsOfIds: Database.Statement<[string, string], [Uint8Array | string, number]>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
   /** Events of a memory at the seqs of a JSON array, as {@link PageRow} arrays (`raw`). */
   readonly eventsAt: Database.Statement<[string, string], PageRow>;
@@ -82,6 +86,17 @@ export function prepareStatements(db: Database.Database): Statements {
     entryWithPayload: entry<Uint8Array | string>('e.payload'),
     entry: entry<Buffer | string>('NULL'),
     entries: entry<string>('NULL', 'IN (SELECT unhex(value) FROM json_each(?))'),
+    seqOfId: db
+      .prepare<[string, Buffer | string], number>(
+        `SELECT seq FROM event_log WHERE memory = ${MEMORY} AND id = ?`,
+      )
+      .pluck(),
+    seqsOfIds: db
+      .prepare<[string, string], [Uint8Array | string, number]>(
+        `SELECT id, seq FROM event_log
+          WHERE memory = ${MEMORY} AND id IN (SELECT unhex(value) FROM json_each(?))`,
+      )
+      .raw(),
     // `LIMIT ? + 0`, not `LIMIT ?`: SQLite 3.53 plans with a bare LIMIT parameter's value and
     // re-prepares the statement whenever it is bound again, i.e. on every call (read-model.queries.ts).
     readForwards: db.prepare<[string, number, number, number], EventRow>(
