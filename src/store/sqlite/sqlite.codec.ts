@@ -60,6 +60,21 @@ export function idKeyHex(id: string): string | undefined {
   return CANONICAL_ID.test(id) ? id.replaceAll('-', '') : undefined;
 }
 
+/**
+ * Ids split by how they are stored: the {@link idKeyHex} of every canonical id (looked up together,
+ * `unhex` of a JSON array) and every other id, whose key is its own text (looked up one by one).
+ */
+export function splitIdKeys(ids: Iterable<string>): { hex: string[]; other: string[] } {
+  const hex: string[] = [];
+  const other: string[] = [];
+  for (const id of ids) {
+    const key = idKeyHex(id);
+    if (key !== undefined) hex.push(key);
+    else other.push(id);
+  }
+  return { hex, other };
+}
+
 /** The id text of a stored {@link idKey}. */
 export function idOfKey(key: Uint8Array | string): string {
   if (typeof key === 'string') return key;

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../../core/index.js';
 import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
-import { decodeTrustedRow, idKey, idKeyHex, idOfKey } from './sqlite.codec.js';
+import { decodeTrustedRow, idKey, idOfKey, splitIdKeys } from './sqlite.codec.js';
 import type { Statements } from './sqlite.statements.js';
 
 /** The store's {@link EmbeddedDatabase}; `hooks` is the list every append transaction runs. */
@@ -35,15 +35,10 @@ export function embeddedDatabase(
         if (seq !== undefined) out.set(ids[0]!, seq);
         return out;
       }
-      // Canonical ids (16-byte keys) in one statement; any other id is its own key.
-      const hex: string[] = [];
-      for (const id of ids) {
-        const key = idKeyHex(id);
-        if (key !== undefined) hex.push(key);
-        else {
-          const seq = statements.seqOfId.get(memoryId, id);
-          if (seq !== undefined) out.set(id, seq);
-        }
+      const { hex, other } = splitIdKeys(ids);
+      for (const id of other) {
+        const seq = statements.seqOfId.get(memoryId, id);
+        if (seq !== undefined) out.set(id, seq);
       }
       if (hex.length > 0)
         for (const [key, seq] of statements.seqsOfIds.all(memoryId, JSON.stringify(hex)))

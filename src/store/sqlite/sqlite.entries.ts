@@ -5,7 +5,7 @@
  */
 import type { Sequenced, StoredEntry } from '../../core/index.js';
 import { kindOfType } from '../codec.js';
-import { idKeyHex, idOfKey } from './sqlite.codec.js';
+import { idOfKey, splitIdKeys } from './sqlite.codec.js';
 import type { EntryRow, EventRow, Statements } from './sqlite.statements.js';
 
 /** What the log of `memoryId` holds for `ids`; events decoded only for `own` (idempotency checks). */
@@ -38,14 +38,10 @@ export function storedEntries(
     };
     // One statement for every id stored as a 16-byte key (every validated id): a point lookup
     // per id cost more than the rest of the guard in an append of 100 events (bench/sqlite-append).
-    const hex: string[] = [];
-    for (const id of ids) {
-      const key = idKeyHex(id);
-      if (key !== undefined) hex.push(key);
-      else {
-        const row = sql.entry.get(memoryId, id);
-        if (row) add(id, row);
-      }
+    const { hex, other } = splitIdKeys(ids);
+    for (const id of other) {
+      const row = sql.entry.get(memoryId, id);
+      if (row) add(id, row);
     }
     if (hex.length === 1) {
       const row = sql.entry.get(memoryId, Buffer.from(hex[0]!, 'hex'));
