@@ -50,9 +50,10 @@ export interface ReadModelDb {
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
    * Applies the next events of a memory in one write transaction (earlier ones are skipped),
-   * then tells the memory's listener which events it applied, once they are committed.
+   * then tells the memory's listener which events it applied, once they are committed. With
+   * `onlyIfNext`, events that do not follow the checkpoint are left to catch-up.
    */
-  apply(mem: number, events: readonly Sequenced[]): void;
+  apply(mem: number, events: readonly Sequenced[], onlyIfNext?: boolean): void;
   /** Listens to the events applied to one memory (one listener per memory); returns a remover. */
   onApplied(memoryId: string, listener: (events: readonly Sequenced[]) => void): () => void;
   /** Drops every row of one memory, so the next catch-up rebuilds it from the log. */
@@ -80,10 +81,7 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
   }));
   // Inside every append's transaction: apply the new events when the read models were current
   // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
-  embedded.onAppend((memoryId, written) => {
-    const mem = models.createKey(memoryId);
-    if (models.checkpoint(mem).seq === written[0]!.seq - 1) models.apply(mem, written);
-  });
+  embedded.onAppend((memoryId, written) => models.apply(models.createKey(memoryId), written, true));
   return { ...models, embedded: true, close: () => undefined };
 }
 
@@ -215,17 +213,17 @@ function readModelsOn(
       const row = sql.checkpoint.get(mem);
       return { seq: row?.seq ?? -1, id: row?.id ?? null };
     },
-    apply(mem, events) {
+    apply(mem, events, onlyIfNext) {
       const listener = listeners.get(ids.get(mem)!);
       if (!db.inTransaction) {
-        const applied = applyTx.immediate(mem, events);
+        const applied = applyTx.immediate(mem, events, onlyIfNext);
         if (applied.some((event) => event.kind === 'erasure')) scrubWal(db);
         if (applied.length > 0) listener?.(applied);
         return;
       }
       // Inside the store's append transaction: tell the listener after the commit, and only if
       // the commit happened (the checkpoint shows it).
-      const applied = write(mem, events);
+      const applied = write(mem, events, onlyIfNext);
       const last = applied.at(-1);
       if (listener && last)
         queueMicrotask(() => {

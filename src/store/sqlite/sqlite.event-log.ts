@@ -157,13 +157,11 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
 
   const appendTx = (events: readonly MemoryEvent[], expectedLastSeq: number | null | undefined) => {
     const entries = entriesOf(idsNamedBy(events), new Set(events.map((e) => e.id)));
-    const decision = decideAppend(
-      { memoryId, lastSeq: lastSeq(), entries },
-      events,
-      expectedLastSeq,
-    );
-    // The memory's key is recorded only by an append that writes, so every memory listed holds events.
-    if (decision.toWrite.length > 0) sql.insertMemory.run(memoryId);
+    const head = lastSeq();
+    const decision = decideAppend({ memoryId, lastSeq: head, entries }, events, expectedLastSeq);
+    // The memory's key is recorded only by an append that writes, so every memory listed holds
+    // events; one that holds events has its key already (keys are never deleted).
+    if (decision.toWrite.length > 0 && head === null) sql.insertMemory.run(memoryId);
     for (const event of decision.toWrite) {
       const { id, type, version, payload } = encodeRow(event);
       const { lastInsertRowid } = sql.insertEvent.run(
@@ -193,7 +191,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
         }
       }
     }
-    if (decision.toWrite.length > 0) {
+    if (decision.toWrite.length > 0 && ctx.hooks.length > 0) {
       try {
         runHooks(ctx.hooks, memoryId, decision.toWrite);
       } catch {
