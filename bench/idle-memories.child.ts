@@ -2,7 +2,7 @@
  * Run by bench/idle-memories.bench.ts in a fresh process: opens memledger on a SQLite file,
  * measures the empty process, then touches `count` memories (a state page each, an append to
  * every tenth, and a live `applied$` subscription per open memory as the Nest event bridge
- * keeps), idles `idleMs`, and prints the figures as JSON.
+ * keeps), idles `idleMs` and then twice as long again, and prints the figures as JSON.
  * Usage: node --import tsx idle-memories.child.ts <path> <count> <idleMs>
  */
 import { performance } from 'node:perf_hooks';
@@ -40,8 +40,12 @@ for (let i = 0; i < count; i++) {
 }
 const touchMs = performance.now() - touchStart;
 const touched = await idle(idleMs);
+// Twice as long again: V8 gives the heap it grew while touching back only once the process has
+// been idle for a while (its memory reducer), which a 10 s window may end before.
+const settled = await idle(2 * idleMs);
+const heap = process.memoryUsage();
 process.stdout.write(
-  `${JSON.stringify({ empty, touched, touchMs, open: memledger.openMemories().length })}\n`,
+  `${JSON.stringify({ empty, touched, settled, heapUsed: heap.heapUsed, heapTotal: heap.heapTotal, touchMs, open: memledger.openMemories().length })}\n`,
 );
 for (const s of subscriptions) s.unsubscribe();
 await memledger.close();
