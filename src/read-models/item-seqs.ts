@@ -13,7 +13,7 @@ export type SeqsOf = (mem: number, ids: readonly string[]) => Map<string, number
 
 /** Seqs found on the log's index, in the store's own database. */
 export function seqsOnLog(embedded: EmbeddedDatabase, memoryIdOf: (mem: number) => string): SeqsOf {
-  return (mem, ids) => (ids.length === 0 ? new Map() : embedded.seqsOf(memoryIdOf(mem), ids));
+  return (mem, ids) => embedded.seqsOf(memoryIdOf(mem), ids);
 }
 
 /** Seqs found on the read models' own index by id (`rm_items_by_id`). */
