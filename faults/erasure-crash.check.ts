@@ -82,16 +82,23 @@ export async function checkErasures(
   }
 }
 
-/** The files (event file, key store, their -wal/-shm) holding any of `words`, as `word in file`. */
+/** The files (event file, key store, their -wal/-shm) holding any of `words`, with where and what surrounds it. */
 export function wordsInFiles(path: string, words: readonly string[]): string[] {
   const found: string[] = [];
   for (const base of [path, `${path}.keys`])
     for (const file of [base, `${base}-wal`, `${base}-shm`]) {
       if (!existsSync(file)) continue;
       const bytes = readFileSync(file);
-      for (const word of words)
-        if (bytes.includes(word) || bytes.includes(word.slice(-8)))
-          found.push(`${word} in ${file}`);
+      for (const word of words) {
+        // The whole word, or its last 8 characters (a word split across two pages).
+        const at = bytes.indexOf(word) >= 0 ? bytes.indexOf(word) : bytes.indexOf(word.slice(-8));
+        if (at < 0) continue;
+        // What surrounds it, so a failure says whether it is words or a chance match.
+        const around = JSON.stringify(
+          bytes.subarray(Math.max(0, at - 24), at + 32).toString('latin1'),
+        );
+        found.push(`${word} in ${file} at byte ${at}: ${around}`);
+      }
     }
   return found;
 }

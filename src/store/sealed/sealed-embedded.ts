@@ -8,43 +8,62 @@ import type { KeyStore } from '../../keys/index.js';
 import type { EmbeddedDatabase } from '../event-log.port.js';
 import { isSealed, openEvents } from './content-sealing.js';
 
-const NONE: ReadonlyMap<string, MemoryEvent> = new Map();
-
 /**
- * The plain events of the append running now, by id: the SQLite adapter runs its append hook
- * synchronously inside the append call itself (before its first await), so the hook can take
- * the words the caller gave instead of opening what was just sealed (a key lookup and a
- * decryption per event saved on the write path). A hook run later finds nothing on hand and
- * opens the events with their keys: slower, never wrong.
+ * The plain events of the appends in flight, so the append hook can take the words the caller
+ * gave instead of opening what was just sealed (a key lookup and a decryption per event saved on
+ * the write path). The SQLite adapter runs its hook when the append's group commits
+ * (sqlite.group-commit.ts), while the caller's append is still awaiting: an event is taken from
+ * here when exactly one append in flight carries its id — then it is the one written, since
+ * hooks only see this process's own appends. Two in flight with one id (a retry racing its
+ * original, or a conflict), or none (a hook run later, a catch-up), and the event is opened with
+ * its key: slower, never wrong.
  */
 export class PlainHandoff {
-  private memoryId: string | undefined;
-  private byId: ReadonlyMap<string, MemoryEvent> = NONE;
+  /** `memoryId \0 id` -> the plain events of that id in the appends in flight. */
+  private readonly inFlight = new Map<string, MemoryEvent[]>();
 
-  /** Starts `append` with the plain `events` on hand, and ends the handoff once it returned. */
-  during<T>(memoryId: string, events: readonly MemoryEvent[], append: () => T): T {
-    this.memoryId = memoryId;
-    this.byId = new Map(events.map((event) => [event.id, event]));
+  /** Runs `append` with the plain `events` on hand until it settles. */
+  async during<T>(
+    memoryId: string,
+    events: readonly MemoryEvent[],
+    append: () => Promise<T>,
+  ): Promise<T> {
+    const plain = events.filter((event) => !isSealed(event));
+    for (const event of plain) {
+      const key = keyOf(memoryId, event.id);
+      const list = this.inFlight.get(key);
+      if (list) list.push(event);
+      else this.inFlight.set(key, [event]);
+    }
     try {
-      return append();
+      return await append();
     } finally {
-      this.memoryId = undefined;
-      this.byId = NONE;
+      for (const event of plain) {
+        const key = keyOf(memoryId, event.id);
+        const list = this.inFlight.get(key)!;
+        if (list.length === 1) this.inFlight.delete(key);
+        else list.splice(list.indexOf(event), 1);
+      }
     }
   }
 
   /** `written` with the words the caller gave, where it has them; the rest opened with keys. */
   plain(keys: KeyStore, memoryId: string, written: readonly Sequenced[]): Sequenced[] {
-    if (this.memoryId !== memoryId) return openEvents(keys, memoryId, written);
-    const rest = written.filter((event) => isSealed(event) && !this.byId.has(event.id));
+    const onHand = (event: Sequenced) => {
+      const list = this.inFlight.get(keyOf(memoryId, event.id));
+      return list?.length === 1 ? list[0] : undefined;
+    };
+    const rest = written.filter((event) => isSealed(event) && !onHand(event));
     const opened = new Map(openEvents(keys, memoryId, rest).map((event) => [event.id, event]));
     return written.map((event) => {
       if (!isSealed(event)) return event;
-      const plain = this.byId.get(event.id);
+      const plain = onHand(event);
       return plain ? withSeq(plain, event.seq) : opened.get(event.id)!;
     });
   }
 }
+
+const keyOf = (memoryId: string, id: string) => `${memoryId}\u0000${id}`;
 
 /** A frozen, validated copy of a plain event with the seq the store gave it. */
 export const withSeq = (event: MemoryEvent, seq: number): Sequenced =>

@@ -29,6 +29,7 @@ import { resolveReadRange } from '../read-range.js';
 import { decodeRow, encodeRow, idKey, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { translateSqliteError } from './sqlite.errors.js';
+import { CommitGroups } from './sqlite.group-commit.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
@@ -77,6 +78,16 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
       throw translateSqliteError(error, what, options.path);
     }
   };
+  const groups = new CommitGroups(db);
+  const commitInGroup = async <T>(what: string, work: () => T): Promise<T> => {
+    if (closed)
+      throw new MemoryError('STORE_CLOSED', `The SQLite store ${options.path} is closed.`);
+    try {
+      return await groups.submit(work);
+    } catch (error) {
+      throw translateSqliteError(error, what, options.path);
+    }
+  };
   const hooks: AppendHook[] = [];
   const context: SqliteContext = {
     statements,
@@ -84,6 +95,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     decode,
     hooks,
     run,
+    commitInGroup,
     changes,
     isClosed: () => closed,
     path: options.path,
@@ -101,9 +113,14 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     },
     close() {
       if (!closed) {
-        closed = true;
-        changes.close();
-        db.close();
+        // Appends already asked for are committed (and acknowledged) before the connection goes.
+        try {
+          groups.flush();
+        } finally {
+          closed = true;
+          changes.close();
+          db.close();
+        }
       }
       return Promise.resolve();
     },
@@ -117,6 +134,8 @@ interface SqliteContext {
   readonly decode: (row: EventRow, where: string) => Sequenced;
   readonly hooks: readonly AppendHook[];
   readonly run: <T>(what: string, work: () => T) => T;
+  /** Runs a transaction function in the next group commit (sqlite.group-commit.ts). */
+  readonly commitInGroup: <T>(what: string, work: () => T) => Promise<T>;
   readonly changes: ChangeFeed;
   readonly path: string;
   isClosed(): boolean;
@@ -221,14 +240,14 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     limits,
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
       const events = validateAppendInput(input, limits);
-      const decision = run('append', () =>
-        guardedAppend.immediate(events, options.expectedLastSeq),
+      const decision = await ctx.commitInGroup('append', () =>
+        guardedAppend(events, options.expectedLastSeq),
       );
       if (decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
       return decision.stored;
     },
     async appendComputed(compute) {
-      const decision = run('append', () => computedAppend.immediate(compute));
+      const decision = await ctx.commitInGroup('append', () => computedAppend(compute));
       if (decision && decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
       return decision?.stored;
     },
