@@ -108,6 +108,21 @@ export default tseslint.config(
       ),
     ],
   ),
+  // src/db (what every SQLite file memledger writes shares) sits on the core, below keys and store.
+  layer(
+    ['src/db/**/*.ts'],
+    upperLayers(
+      'keys',
+      'store',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
   // src/keys (per-item data keys, the master key) sits on the core; stores seal with it.
   layer(
     ['src/keys/**/*.ts'],

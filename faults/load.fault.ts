@@ -1,8 +1,9 @@
 /**
  * Sustained appends: autocannon posts messages at `connections` connections for `seconds` to a
- * server child on a fresh SQLite file (synchronous FULL, the default). Target: no error or non-2xx
- * answer, p99 <= 50 ms, and no stall: no request waiting over 100 ms, no gap over 100 ms between
- * two completed requests.
+ * server child on a fresh SQLite file as the application runs it by default: synchronous FULL,
+ * content sealed with a key store beside the file (one new key per message). Target: no error or
+ * non-2xx answer, p99 <= 50 ms, and no stall: no request waiting over 100 ms, no gap over 100 ms
+ * between two completed requests.
  *
  * The measured window follows a warm-up of `warmUpSeconds` (10 s in the full run) at the same
  * connections on another memory of the same server, in the same client (see `posting`): a
@@ -121,7 +122,12 @@ export async function loadTest(
 ): Promise<FaultResult> {
   const temp = tempDir('load');
   const server = await startServerChild({
-    store: { kind: 'sqlite', path: join(temp.dir, 'm.db') },
+    store: {
+      kind: 'sqlite',
+      path: join(temp.dir, 'm.db'),
+      // The application's default (MEMLEDGER_ENCRYPTION=on): each message also creates a key.
+      keys: { kind: 'beside', path: join(temp.dir, 'm.db') },
+    },
   });
   const stalls: string[] = [];
   onLines(server.child, (line) => {

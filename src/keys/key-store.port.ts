@@ -22,16 +22,21 @@ export interface PendingErasure {
   readonly since: string;
 }
 
-/** Per-item data keys of every memory in one key store. Synchronous, like the store decoders. */
+/**
+ * Per-item data keys of every memory in one key store. Reads are synchronous, like the store
+ * decoders; creating keys is asynchronous so concurrent appends share its commit.
+ */
 export interface KeyStore {
   /** Kind and path, for logs (never key material). */
   readonly description: string;
   /**
-   * Data keys for these items, created (32 random bytes each) and committed durably before it
-   * returns when missing; existing keys are returned as they are. An item whose key an erasure
-   * destroyed throws `ALREADY_ERASED` naming it. One transaction for the whole batch.
+   * Data keys for these items, created (32 random bytes each) when missing and committed durably
+   * before it resolves; existing keys are returned as they are. An item whose key an erasure
+   * destroyed rejects with `ALREADY_ERASED` naming it, creating no key of the batch. The
+   * requests of one turn of the event loop share one commit (src/db/group-commit.ts), each
+   * batch in its own savepoint.
    */
-  keysFor(memoryId: string, itemIds: readonly string[]): Map<string, Buffer>;
+  keysFor(memoryId: string, itemIds: readonly string[]): Promise<Map<string, Buffer>>;
   /**
    * The stored state of each item's key: its bytes, `'erased'` (destroyed by an erasure: a
    * tombstone without key material), or absent from the map (never created: content stored in

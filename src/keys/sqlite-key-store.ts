@@ -6,6 +6,7 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { MemoryError, MemoryId, parseOrThrow } from '../core/index.js';
+import { CommitGroups } from '../db/group-commit.js';
 import type { ItemKey, KeyStore, PendingErasure } from './key-store.port.js';
 import { KEY_BYTES, type MasterKey } from './master-key.js';
 import { checkpoint, openDatabase, translateSqliteError } from './sqlite-key-store.file.js';
@@ -34,10 +35,15 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
   const db = openDatabase(path, options);
   const sql = prepareStatements(db);
   const cache = new KeyCache(options.cacheSize ?? 4096);
+  // New keys of concurrent appends share one commit (one fsync), as the log's appends do.
+  const groups = new CommitGroups(db);
   let closed = false;
 
-  const run = <T>(what: string, work: () => T): T => {
+  const checkOpen = (what: string) => {
     if (closed) throw new MemoryError('STORE_CLOSED', `The ${description} is closed (${what}).`);
+  };
+  const run = <T>(what: string, work: () => T): T => {
+    checkOpen(what);
     try {
       return work();
     } catch (error) {
@@ -149,14 +155,21 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
 
   return {
     description,
-    keysFor(memoryId, itemIds) {
+    async keysFor(memoryId, itemIds) {
       checkIds(memoryId, itemIds);
-      return run('keysFor', () => {
-        const { keys, created } = keysForTx.immediate(memoryId, itemIds);
-        // Cached only once committed: a batch that threw rolled back the keys it made.
-        for (const [itemId, key] of created) cache.set(aadOf(memoryId, itemId), key);
-        return keys;
-      });
+      checkOpen('keysFor');
+      let made: { keys: Map<string, Buffer>; created: [string, Buffer][] };
+      try {
+        made = await groups.submit(() => keysForTx(memoryId, itemIds));
+      } catch (error) {
+        // A request later in a group can read (and cache) a key an earlier one created; if the
+        // group then failed as a whole, that key was never stored: forget every cached key.
+        cache.clear();
+        throw translateSqliteError(error, 'keysFor', path);
+      }
+      // Cached only once committed: a batch that threw rolled back the keys it made.
+      for (const [itemId, key] of made.created) cache.set(aadOf(memoryId, itemId), key);
+      return made.keys;
     },
     lookup(memoryId, itemIds) {
       checkIds(memoryId, itemIds);
@@ -192,7 +205,12 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
     },
     close() {
       if (closed) return;
-      closed = true;
+      try {
+        // Keys already asked for are committed (and handed over) before the connection goes.
+        groups.flush();
+      } finally {
+        closed = true;
+      }
       cache.clear();
       try {
         checkpoint(db);

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
-import { scrubWal } from '../store/sqlite/sqlite.wal.js';
+import { scrubWal } from '../db/wal.js';
 import { seqsOnLog, seqsOnReadModels, type SeqsOf } from './item-seqs.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';

@@ -11,9 +11,9 @@ describe('openKeyStoreBeside', () => {
   let store: KeyStore | undefined;
   afterEach(() => store?.close());
 
-  it('creates <db>.keys and a 0600 <db>.master-key on first start and reopens them later', () => {
+  it('creates <db>.keys and a 0600 <db>.master-key on first start and reopens them later', async () => {
     store = openKeyStoreBeside(database(), {}, { create: true });
-    const keys = store.keysFor('default', ['a']);
+    const keys = await store.keysFor('default', ['a']);
     store.close();
     expect(readdirSync(dir()).sort()).toEqual(['memory.db.keys', 'memory.db.master-key']);
     expect(statSync(`${database()}.master-key`).mode & 0o777).toBe(0o600);
@@ -22,13 +22,13 @@ describe('openKeyStoreBeside', () => {
     expect(store.lookup('default', ['a'])).toEqual(keys);
   });
 
-  it('takes the paths and the master key from MEMLEDGER_KEY_STORE and MEMLEDGER_MASTER_KEY', () => {
+  it('takes the paths and the master key from MEMLEDGER_KEY_STORE and MEMLEDGER_MASTER_KEY', async () => {
     const env = {
       MEMLEDGER_KEY_STORE: join(dir(), 'elsewhere', 'keys.db'),
       MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
     };
     store = openKeyStoreBeside(database(), env, { create: true });
-    store.keysFor('default', ['a']);
+    await store.keysFor('default', ['a']);
     store.close();
     store = undefined;
     expect(existsSync(env.MEMLEDGER_KEY_STORE)).toBe(true);

@@ -9,6 +9,7 @@ import {
   useTempDir,
 } from './key-files.js';
 import Database from 'better-sqlite3';
+import { rejectionOf } from '../support/collect.js';
 
 describe('SQLite key store erasure', () => {
   const dir = useTempDir();
@@ -36,9 +37,9 @@ describe('SQLite key store erasure', () => {
     }
   };
 
-  it('lists an intent begun by a process that stopped, and keeps the keys until it completes', () => {
+  it('lists an intent begun by a process that stopped, and keeps the keys until it completes', async () => {
     const first = opened();
-    const keys = first.keysFor('default', ['a', 'b']);
+    const keys = await first.keysFor('default', ['a', 'b']);
     first.beginErasure('default', 'e1', ['b', 'a']);
     first.close(); // the process stops before the Erasure is appended
     const restarted = opened(false);
@@ -56,9 +57,9 @@ describe('SQLite key store erasure', () => {
     expect([...restarted.lookup('default', ['a', 'b']).values()]).toEqual(['erased', 'erased']);
   });
 
-  it('abandons an intent whose Erasure never reached the log: the keys stay', () => {
+  it('abandons an intent whose Erasure never reached the log: the keys stay', async () => {
     const store = opened();
-    const keys = store.keysFor('default', ['a']);
+    const keys = await store.keysFor('default', ['a']);
     store.beginErasure('default', 'e1', ['a']);
     // Recording the same intent again (a retry) is a no-op.
     store.beginErasure('default', 'e1', ['a', 'a']);
@@ -69,9 +70,9 @@ describe('SQLite key store erasure', () => {
     expect(store.lookup('default', ['a'])).toEqual(keys);
   });
 
-  it('completes idempotently, and treats beginning a completed erasure again as a no-op', () => {
+  it('completes idempotently, and treats beginning a completed erasure again as a no-op', async () => {
     const store = opened();
-    store.keysFor('default', ['a']);
+    await store.keysFor('default', ['a']);
     store.beginErasure('default', 'e1', ['a']);
     store.completeErasure('default', 'e1');
     store.completeErasure('default', 'e1');
@@ -80,9 +81,9 @@ describe('SQLite key store erasure', () => {
     expect(store.lookup('default', ['a']).get('a')).toBe('erased');
   });
 
-  it('refuses to begin an erasure of plain-text, already erased or differently named targets', () => {
+  it('refuses to begin an erasure of plain-text, already erased or differently named targets', async () => {
     const store = opened();
-    store.keysFor('default', ['a', 'b']);
+    await store.keysFor('default', ['a', 'b']);
     store.beginErasure('default', 'e1', ['a']);
     store.completeErasure('default', 'e1');
     expect(thrownBy(() => store.beginErasure('default', 'e2', ['plain']))).toMatchObject({
@@ -102,11 +103,11 @@ describe('SQLite key store erasure', () => {
     expect(store.pendingErasures().map((p) => p.erasureId)).toEqual(['e3']);
   });
 
-  it('leaves neither the data key nor its wrapped bytes of an erased item in the file, WAL or SHM', () => {
+  it('leaves neither the data key nor its wrapped bytes of an erased item in the file, WAL or SHM', async () => {
     const store = opened();
     // Enough items for several b-tree pages, so the erased rows sit among others.
     const ids = Array.from({ length: 400 }, (_, i) => `item-${String(i).padStart(4, '0')}`);
-    const keys = store.keysFor('default', ids);
+    const keys = await store.keysFor('default', ids);
     const erased = ['item-0007', 'item-0200', 'item-0399'];
     const wrapped = new Map([...erased, 'item-0100'].map((id) => [id, wrappedOf(id)]));
     store.beginErasure('default', 'e1', erased);
@@ -126,10 +127,10 @@ describe('SQLite key store erasure', () => {
     );
   });
 
-  it('leaves no key of an erased item in the WAL while another connection keeps the file open', () => {
+  it('leaves no key of an erased item in the WAL while another connection keeps the file open', async () => {
     const store = opened();
     const bystander = opened(false);
-    const keys = store.keysFor('default', ['a', 'b']);
+    const keys = await store.keysFor('default', ['a', 'b']);
     bystander.lookup('default', ['a']);
     const wrapped = wrappedOf('a');
     expect(filesHolding(sqliteFileBytes(path()), wrapped)).not.toEqual([]);
@@ -143,16 +144,16 @@ describe('SQLite key store erasure', () => {
     expect(filesHolding(files, wrappedOf('b'))).toEqual([path()]);
   });
 
-  it('shows a key destroyed through one connection as erased in the next lookup of another', () => {
+  it('shows a key destroyed through one connection as erased in the next lookup of another', async () => {
     const reader = opened();
     const writer = opened(false);
-    const keys = writer.keysFor('default', ['a', 'b']);
+    const keys = await writer.keysFor('default', ['a', 'b']);
     // The reader caches both keys, then the writer destroys one.
     expect(reader.lookup('default', ['a', 'b'])).toEqual(keys);
     writer.beginErasure('default', 'e1', ['a']);
     writer.completeErasure('default', 'e1');
     expect(reader.lookup('default', ['a', 'b']).get('a')).toBe('erased');
-    expect(thrownBy(() => reader.keysFor('default', ['a']))).toMatchObject({
+    expect(await rejectionOf(reader.keysFor('default', ['a']))).toMatchObject({
       code: 'ALREADY_ERASED',
     });
     expect(reader.lookup('default', ['b'])).toEqual(new Map([['b', keys.get('b')]]));

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { rejectionOf } from '../support/collect.js';
+import { walCommits } from '../support/wal-commits.js';
 import { openSqliteKeyStore, type KeyStore } from '../../src/keys/index.js';
 import { randomMasterKey, sqliteFileBytes, thrownBy, useTempDir } from './key-files.js';
 
@@ -14,23 +16,23 @@ describe('SQLite key store', () => {
   let store: KeyStore | undefined;
   afterEach(() => store?.close());
 
-  it('creates each key once and returns the same bytes to later calls and after reopening', () => {
+  it('creates each key once and returns the same bytes to later calls and after reopening', async () => {
     store = open();
-    const first = store.keysFor('default', ['a', 'b', 'a']);
+    const first = await store.keysFor('default', ['a', 'b', 'a']);
     expect([...first.keys()]).toEqual(['a', 'b']);
     expect(first.get('a')).toHaveLength(32);
     expect(first.get('a')).not.toEqual(first.get('b'));
-    expect(store.keysFor('default', ['b', 'a'])).toEqual(first);
+    expect(await store.keysFor('default', ['b', 'a'])).toEqual(first);
     store.close();
     store = open(false);
-    expect(store.keysFor('default', ['a', 'b'])).toEqual(first);
+    expect(await store.keysFor('default', ['a', 'b'])).toEqual(first);
     // The same item id in another memory is another item with its own key.
-    expect(store.keysFor('other', ['a']).get('a')).not.toEqual(first.get('a'));
+    expect((await store.keysFor('other', ['a'])).get('a')).not.toEqual(first.get('a'));
   });
 
-  it('reports keys as bytes, erased items as erased, and items never keyed as absent', () => {
+  it('reports keys as bytes, erased items as erased, and items never keyed as absent', async () => {
     store = open();
-    const keys = store.keysFor('default', ['kept', 'gone']);
+    const keys = await store.keysFor('default', ['kept', 'gone']);
     store.beginErasure('default', 'e1', ['gone']);
     store.completeErasure('default', 'e1');
     const states = store.lookup('default', ['kept', 'gone', 'plain']);
@@ -39,29 +41,51 @@ describe('SQLite key store', () => {
     expect(states.has('plain')).toBe(false);
   });
 
-  it('refuses keysFor on an erased item with ALREADY_ERASED naming it, creating no key of the batch', () => {
+  it('refuses keysFor on an erased item with ALREADY_ERASED naming it, creating no key of the batch', async () => {
     store = open();
-    store.keysFor('default', ['gone']);
+    await store.keysFor('default', ['gone']);
     store.beginErasure('default', 'e1', ['gone']);
     store.completeErasure('default', 'e1');
-    expect(thrownBy(() => store!.keysFor('default', ['new', 'gone']))).toMatchObject({
+    expect(await rejectionOf(store.keysFor('default', ['new', 'gone']))).toMatchObject({
       code: 'ALREADY_ERASED',
       message: expect.stringContaining('gone') as string,
     });
     expect(store.lookup('default', ['new']).has('new')).toBe(false);
   });
 
-  it('returns copies: a caller wiping its key does not change the stored one', () => {
+  it('commits the keys asked for in one turn of the event loop once; a refused batch of the group creates none of its keys', async () => {
     store = open();
-    const key = store.keysFor('default', ['a']).get('a')!;
+    await store.keysFor('default', ['gone']);
+    store.beginErasure('default', 'e1', ['gone']);
+    store.completeErasure('default', 'e1');
+    const before = walCommits(path());
+    const results = await Promise.allSettled([
+      store.keysFor('default', ['x', 'gone']),
+      store.keysFor('default', ['x']),
+      store.keysFor('other', ['y']),
+    ]);
+    expect(walCommits(path()) - before).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    // The refused batch's key for x was rolled back with its savepoint: x's key is the second's.
+    const x = (results[1] as PromiseFulfilledResult<Map<string, Buffer>>).value.get('x');
+    expect(store.lookup('default', ['x']).get('x')).toEqual(x);
+    store.close();
+    store = open(false);
+    expect(store.lookup('default', ['x']).get('x')).toEqual(x);
+    expect(store.lookup('other', ['y']).get('y')).toHaveLength(32);
+  });
+
+  it('returns copies: a caller wiping its key does not change the stored one', async () => {
+    store = open();
+    const key = (await store.keysFor('default', ['a'])).get('a')!;
     const copy = Buffer.from(key);
     key.fill(0);
     expect(store.lookup('default', ['a']).get('a')).toEqual(copy);
   });
 
-  it('creates the file with mode 0600 and keeps its -wal and -shm at 0600', () => {
+  it('creates the file with mode 0600 and keeps its -wal and -shm at 0600', async () => {
     store = open();
-    store.keysFor('default', ['a']);
+    await store.keysFor('default', ['a']);
     for (const file of sqliteFileBytes(path()).keys())
       expect(statSync(file).mode & 0o777).toBe(0o600);
   });
@@ -74,9 +98,9 @@ describe('SQLite key store', () => {
     expect(existsSync(path())).toBe(false);
   });
 
-  it('refuses a wrong master key with KEY_STORE_LOCKED and leaves the file byte for byte as it was', () => {
+  it('refuses a wrong master key with KEY_STORE_LOCKED and leaves the file byte for byte as it was', async () => {
     store = open();
-    store.keysFor('default', ['a', 'b']);
+    await store.keysFor('default', ['a', 'b']);
     store.close();
     store = undefined;
     const before = readFileSync(path());
@@ -104,9 +128,9 @@ describe('SQLite key store', () => {
     });
   });
 
-  it('refuses a wrapped key moved to another item: it is bound to its memory and item', () => {
+  it('refuses a wrapped key moved to another item: it is bound to its memory and item', async () => {
     store = open();
-    store.keysFor('default', ['a', 'b']);
+    await store.keysFor('default', ['a', 'b']);
     store.close();
     store = undefined;
     const db = new Database(path());
@@ -121,9 +145,9 @@ describe('SQLite key store', () => {
     });
   });
 
-  it('refuses an invalid memory id and every call after close', () => {
+  it('refuses an invalid memory id and every call after close', async () => {
     store = open();
-    expect(thrownBy(() => store!.keysFor('no/slash', ['a']))).toMatchObject({
+    expect(await rejectionOf(store.keysFor('no/slash', ['a']))).toMatchObject({
       code: 'INVALID_MEMORY_ID',
     });
     store.close();

@@ -37,14 +37,14 @@ export function isSealed(event: MemoryEvent): boolean {
  * already erased (an export's marker) is sealed with no words under a fresh key, which the
  * import's own Erasure then destroys. Other kinds pass as they are.
  */
-export function sealEvents(
+export async function sealEvents(
   keys: KeyStore,
   memoryId: string,
   events: readonly MemoryEvent[],
-): MemoryEvent[] {
+): Promise<MemoryEvent[]> {
   const content = events.filter((e) => isContentKind(e.kind) && !isSealed(e));
   if (content.length === 0) return [...events];
-  const keyOf = keys.keysFor(
+  const keyOf = await keys.keysFor(
     memoryId,
     content.map((e) => e.id),
   );

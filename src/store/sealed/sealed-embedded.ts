@@ -12,7 +12,7 @@ import { isSealed, openEvents } from './content-sealing.js';
  * The plain events of the appends in flight, so the append hook can take the words the caller
  * gave instead of opening what was just sealed (a key lookup and a decryption per event saved on
  * the write path). The SQLite adapter runs its hook when the append's group commits
- * (sqlite.group-commit.ts), while the caller's append is still awaiting: an event is taken from
+ * (src/db/group-commit.ts), while the caller's append is still awaiting: an event is taken from
  * here when exactly one append in flight carries its id — then it is the one written, since
  * hooks only see this process's own appends. Two in flight with one id (a retry racing its
  * original, or a conflict), or none (a hook run later, a catch-up), and the event is opened with

@@ -38,7 +38,7 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
-import { scrubWal } from '../sqlite/sqlite.wal.js';
+import { scrubWal } from '../../db/wal.js';
 import { isSealed, openEvent, openEvents, sealEvents } from './content-sealing.js';
 import { PlainHandoff, sealedEmbedded, withSeq } from './sealed-embedded.js';
 
@@ -103,7 +103,7 @@ function sealedLog(
       await ready;
       const events = acceptInput(input);
       const erasures = events.filter((e): e is Erasure => e.kind === 'erasure');
-      const sealed = sealEvents(keys, memoryId, events);
+      const sealed = await sealEvents(keys, memoryId, events);
       for (const erasure of erasures) await beginErasure(log, keys, erasure);
       let stored: readonly Sequenced[];
       try {

@@ -29,7 +29,7 @@ import { resolveReadRange } from '../read-range.js';
 import { decodeRow, encodeRow, idKey, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { translateSqliteError } from './sqlite.errors.js';
-import { CommitGroups } from './sqlite.group-commit.js';
+import { CommitGroups } from '../../db/group-commit.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
@@ -134,7 +134,7 @@ interface SqliteContext {
   readonly decode: (row: EventRow, where: string) => Sequenced;
   readonly hooks: readonly AppendHook[];
   readonly run: <T>(what: string, work: () => T) => T;
-  /** Runs a transaction function in the next group commit (sqlite.group-commit.ts). */
+  /** Runs a transaction function in the next group commit (src/db/group-commit.ts). */
   readonly commitInGroup: <T>(what: string, work: () => T) => Promise<T>;
   readonly changes: ChangeFeed;
   readonly path: string;

@@ -1,9 +1,9 @@
 /**
- * The SQLite store's group commit (src/store/sqlite/sqlite.group-commit.ts): appends asked for
+ * The SQLite store's group commit (src/db/group-commit.ts): appends asked for
  * in one turn of the event loop share one transaction, each in its own savepoint, each
  * acknowledged only after the shared commit. Commits are counted in the WAL file itself.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -13,22 +13,7 @@ import { openSqliteStore } from '../../../src/store/sqlite/sqlite.event-log.js';
 import { readAll } from '../../support/collect.js';
 import { erasureStoreKinds, type ErasureEnv } from '../../support/erasure-stores.js';
 import { message } from '../../support/events.js';
-
-/**
- * Commits in a WAL file: frames whose header gives a database size after commit (non-zero) and
- * whose salts match the WAL header's (older frames left from before a restart of the WAL do not).
- */
-function walCommits(path: string): number {
-  const wal = readFileSync(`${path}-wal`);
-  if (wal.length < 32) return 0;
-  const pageSize = wal.readUInt32BE(8);
-  let commits = 0;
-  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
-    if (!wal.subarray(at + 8, at + 16).equals(wal.subarray(16, 24))) break;
-    if (wal.readUInt32BE(at + 4) !== 0) commits += 1;
-  }
-  return commits;
-}
+import { walCommits } from '../../support/wal-commits.js';
 
 describe('SQLite group commit', () => {
   let dir: string;

@@ -1,19 +1,20 @@
 /**
- * Group commit for the SQLite store. The appends asked for in one turn of the event loop share
- * one write transaction, so N concurrent requests cost one commit — one `fsync` under
+ * Group commit for a SQLite file: the writes asked for in one turn of the event loop share one
+ * write transaction, so N concurrent requests cost one commit — one `fsync` under
  * `synchronous=FULL`, one WAL header and one lock round — instead of N, all of it on the main
- * thread. A single caller awaiting each append still gets a transaction of its own.
+ * thread. A single caller awaiting each write still gets a transaction of its own. The log's
+ * appends (the SQLite store) and the key store's new keys (sealed content) commit this way.
  *
  * What does not change:
- * - Each append runs in its own savepoint (it is a better-sqlite3 transaction function, which
+ * - Each write runs in its own savepoint (it is a better-sqlite3 transaction function, which
  *   nests as one), so one that fails — a guard error, an id conflict — rolls back alone and the
  *   others of the group still commit.
- * - Every append is acknowledged (its promise settles) only after the shared COMMIT returned: an
- *   acknowledged append is exactly as durable as before, and a crash before the commit loses only
- *   appends no one was told about.
- * - Order: appends run in the order they were asked for, each seeing those before it.
+ * - Every write is acknowledged (its promise settles) only after the shared COMMIT returned: an
+ *   acknowledged write is exactly as durable as one committed alone, and a crash before the
+ *   commit loses only writes no one was told about.
+ * - Order: writes run in the order they were asked for, each seeing those before it.
  * If the transaction itself fails (BEGIN timed out on another process's lock, the COMMIT failed,
- * or an error ended the transaction), nothing of the group is stored and every append of it is
+ * or an error ended the transaction), nothing of the group is stored and every write of it is
  * rejected with that error.
  */
 import type Database from 'better-sqlite3';
@@ -27,13 +28,13 @@ interface Pending {
 type Outcome =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
-/** Appends to one connection, committed in groups (see the module comment). */
+/** Writes to one connection, committed in groups (see the module comment). */
 export class CommitGroups {
   private pending: Pending[] = [];
   private scheduled: NodeJS.Immediate | undefined;
   private readonly commit: Database.Transaction<(group: readonly Pending[]) => Outcome[]>;
 
-  /** `maxGroup` bounds one transaction, so a flood of appends still commits in steps. */
+  /** `maxGroup` bounds one transaction, so a flood of writes still commits in steps. */
   constructor(
     db: Database.Database,
     private readonly maxGroup = 128,
@@ -44,7 +45,7 @@ export class CommitGroups {
           return { ok: true, value: item.work() };
         } catch (error) {
           // An error SQLite answered by ending the whole transaction (disk full, I/O): the
-          // appends before this one went with it, so the group fails as one.
+          // writes before this one went with it, so the group fails as one.
           if (!db.inTransaction) throw error;
           return { ok: false, error };
         }
@@ -63,7 +64,7 @@ export class CommitGroups {
     });
   }
 
-  /** Commits every append waiting now (the store calls it before it closes). */
+  /** Commits every write waiting now (its owner calls it before it closes the connection). */
   flush(): void {
     if (this.scheduled !== undefined) clearImmediate(this.scheduled);
     this.scheduled = undefined;
