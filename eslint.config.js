@@ -23,6 +23,18 @@ const frameworkAndIo = [
     message: 'src/core is pure: no framework, database, telemetry or node:* imports.',
   },
 ];
+// Every folder above src/core and src/db (both sit at the bottom and import none of these).
+const ABOVE_DB = [
+  'keys',
+  'store',
+  'read-models',
+  'memory',
+  'nest',
+  'mcp',
+  'http',
+  'cli',
+  'telemetry',
+];
 const upperLayers = (...names) =>
   names.map((name) => ({
     group: [`**/${name}/*`, `../${name}`],
@@ -91,38 +103,9 @@ export default tseslint.config(
     },
   },
   { files: ['*.js', 'scripts/*.mjs', 'bin/*.js'], rules: { 'no-restricted-syntax': 'off' } },
-  layer(
-    ['src/core/**/*.ts'],
-    [
-      ...frameworkAndIo,
-      ...upperLayers(
-        'keys',
-        'store',
-        'read-models',
-        'memory',
-        'nest',
-        'mcp',
-        'http',
-        'cli',
-        'telemetry',
-      ),
-    ],
-  ),
+  layer(['src/core/**/*.ts'], [...frameworkAndIo, ...upperLayers(...ABOVE_DB)]),
   // src/db (what every SQLite file memledger writes shares) sits on the core, below keys and store.
-  layer(
-    ['src/db/**/*.ts'],
-    upperLayers(
-      'keys',
-      'store',
-      'read-models',
-      'memory',
-      'nest',
-      'mcp',
-      'http',
-      'cli',
-      'telemetry',
-    ),
-  ),
+  layer(['src/db/**/*.ts'], upperLayers(...ABOVE_DB)),
   // src/keys (per-item data keys, the master key) sits on the core; stores seal with it.
   layer(
     ['src/keys/**/*.ts'],

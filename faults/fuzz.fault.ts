@@ -1,13 +1,13 @@
 /**
- * Fuzzed requests against a server child on a fresh SQLite file (faults/fuzz-cases.ts): no
+ * Fuzzed requests against a server child on a fresh SQLite file or EventStoreDB (the in-process
+ * test server, faults/fault-stores.ts), cases from faults/fuzz-cases.ts: no
  * response >= 500, no request left unanswered (a hang: no answer in 10 s; the server's own
  * timeouts are 2-3 s here), every error body JSON with a `code`, and no write by a rejected
  * request: after the run every stored event carries the marker of a request that got a 2xx.
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import { faultStore, type FaultStoreKind } from './fault-stores.js';
 import { fuzzCase, type FuzzCase } from './fuzz-cases.js';
 import {
   seededRandom,
@@ -118,12 +118,16 @@ function hasErrorCode(answer: Answer): boolean {
 }
 
 /** `count` fuzzed requests at 8 concurrent connections. */
-export async function fuzzRequests(count: number, seed = 4): Promise<FaultResult> {
+export async function fuzzRequests(
+  count: number,
+  kind: FaultStoreKind = 'sqlite',
+  seed = 4,
+): Promise<FaultResult> {
   const random = seededRandom(seed);
-  const temp = tempDir('fuzz');
-  const path = join(temp.dir, 'memledger.db');
+  const temp = tempDir(`fuzz-${kind}`);
+  const fault = await faultStore(kind, temp.dir);
   const server = await startServerChild({
-    store: { kind: 'sqlite', path },
+    ...fault.serverConfig(),
     headersTimeoutMs: 2000,
     requestTimeoutMs: 3000,
     idleTimeoutMs: 3000,
@@ -196,7 +200,7 @@ export async function fuzzRequests(count: number, seed = 4): Promise<FaultResult
   let writesByRejected = 0;
   let untraceable = 0;
   let events = 0;
-  const store = openSqliteStore({ path });
+  const store = fault.open();
   try {
     for (const memoryId of await store.memoryIds()) {
       for await (const event of store.log(memoryId).read()) {
@@ -216,6 +220,7 @@ export async function fuzzRequests(count: number, seed = 4): Promise<FaultResult
     }
   } finally {
     await store.close();
+    await fault.close();
     temp.remove();
   }
   const passed =
@@ -226,7 +231,7 @@ export async function fuzzRequests(count: number, seed = 4): Promise<FaultResult
     writesByRejected === 0 &&
     untraceable === 0;
   return {
-    name: 'fuzz',
+    name: kind === 'sqlite' ? 'fuzz' : 'fuzz-esdb',
     size: `${count} requests`,
     target:
       '0 responses >= 500, 0 hangs, 0 writes by a rejected request, every error body JSON with a code',

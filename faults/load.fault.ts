@@ -1,23 +1,26 @@
 /**
  * Sustained appends: autocannon posts messages at `connections` connections for `seconds` to a
  * server child on a fresh SQLite file as the application runs it by default: synchronous FULL,
- * content sealed with a key store beside the file (one new key per message). Target: no error or
- * non-2xx answer, p99 <= 50 ms, and no stall: no request waiting over 100 ms, no gap over 100 ms
- * between two completed requests.
+ * content sealed with a key store beside the file (one new key per message). `load-esdb` runs the
+ * same with the server on EventStoreDB (the in-process test server, faults/fault-stores.ts).
+ * Target: no error or non-2xx answer, p99 <= 50 ms, and no stall: no request waiting over 100 ms,
+ * no gap over 100 ms between two completed requests.
  *
  * The measured window follows a warm-up of `warmUpSeconds` (10 s in the full run) at the same
- * connections on another memory of the same server, in the same client (see `posting`): a
- * freshly started server spends its first seconds compiling (JIT) and sizing its heap, and a
- * third to two thirds of the slow answers of a cold run fell in its first 10 s. A server in service is warm; the warm-up's own figures are reported beside the
- * window's, so a cold start is shown, not hidden.
+ * connections on another memory of the same server, in the same client (see `posting`): a freshly
+ * started server spends its first seconds compiling (JIT) and sizing its heap, and a third to two
+ * thirds of the slow answers of a cold run fell in its first 10 s. A server in service is warm; the
+ * warm-up's own figures are reported beside the window's, so a cold start is shown, not hidden.
  *
- * Answers over 100 ms are written to `faults/results/load.stalls.txt` with their wall-clock start;
- * with `MEMLEDGER_FAULT_STALL_MS` set, the server child's lines on what each slower request and
- * each long gap of its event loop overlapped (faults/stall.probe.ts) go there too.
+ * Answers over 100 ms are written to `faults/results/load.stalls.txt` (`load-esdb.stalls.txt`) with
+ * their wall-clock start; with `MEMLEDGER_FAULT_STALL_MS` set, the server child's lines on what
+ * each slower request and each long gap of its event loop overlapped (faults/stall.probe.ts) go
+ * there too.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { faultStore, type FaultStoreKind } from './fault-stores.js';
 import {
   onLines,
   percentile,
@@ -119,16 +122,12 @@ export async function loadTest(
   connections: number,
   seconds: number,
   warmUpSeconds: number,
+  kind: FaultStoreKind = 'sqlite',
 ): Promise<FaultResult> {
-  const temp = tempDir('load');
-  const server = await startServerChild({
-    store: {
-      kind: 'sqlite',
-      path: join(temp.dir, 'm.db'),
-      // The application's default (MEMLEDGER_ENCRYPTION=on): each message also creates a key.
-      keys: { kind: 'beside', path: join(temp.dir, 'm.db') },
-    },
-  });
+  const temp = tempDir(`load-${kind}`);
+  const store = await faultStore(kind, temp.dir);
+  // The application's default (MEMLEDGER_ENCRYPTION=on): each message also creates a key.
+  const server = await startServerChild(store.serverConfig({ sealed: true }));
   const stalls: string[] = [];
   onLines(server.child, (line) => {
     if (/^(stall|block)/.test(line)) stalls.push(line);
@@ -145,7 +144,7 @@ export async function loadTest(
       number,
     ];
     return {
-      name: 'load',
+      name: kind === 'sqlite' ? 'load' : 'load-esdb',
       size: `${connections} connections, ${seconds} s`,
       target: '0 errors; p99 <= 50 ms, no stall over 100 ms',
       passed:
@@ -185,8 +184,12 @@ export async function loadTest(
     if (stalls.length > 0) {
       const dir = join(import.meta.dirname, 'results');
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'load.stalls.txt'), `${stalls.join('\n')}\n`);
+      writeFileSync(
+        join(dir, `${kind === 'sqlite' ? 'load' : 'load-esdb'}.stalls.txt`),
+        `${stalls.join('\n')}\n`,
+      );
     }
+    await store.close();
     temp.remove();
   }
 }

@@ -5,7 +5,7 @@
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time; every child
  * process is started and killed by this suite. Exit code 1 when a target is missed.
  *
- *   npm run faults                        full sizes (about 20 minutes on 2 cores)
+ *   npm run faults                        full sizes (about 28 minutes on 2 cores)
  *   npm run faults -- --quick             small sizes (a smoke run, about a minute)
  *   npm run faults -- --trials 20         kill -9 trials per target (default 100; migrations: 20)
  *   npm run faults -- --only fuzz,load    some tests only (names as in the table)
@@ -18,7 +18,7 @@ import { erasureCrash } from './erasure-crash.fault.js';
 import { esdbRestarts } from './esdb-restart.fault.js';
 import { fuzzRequests } from './fuzz.fault.js';
 import { killDuringMigration } from './kill-migration.fault.js';
-import { killHttpServer, killLibraryWriter } from './kill-sqlite.fault.js';
+import { killHttpServer, killLibraryWriter } from './kill.fault.js';
 import { loadTest } from './load.fault.js';
 import { sharedFile } from './shared-file.fault.js';
 import { stuckSseClients } from './sse-stuck.fault.js';
@@ -43,10 +43,16 @@ const TESTS: Record<string, () => Promise<FaultResult>> = {
   'kill-sqlite-migration': () => killDuringMigration(migrationTrials, quick ? 5_000 : 100_000),
   'erasure-crash': () => erasureCrash(erasureTrials),
   'esdb-restart': () => esdbRestarts(quick ? 5 : 50),
+  // The same HTTP kill trials and fuzzing with the server on EventStoreDB (the test server).
+  'kill-esdb-http': () => killHttpServer(trials, 'eventstoredb'),
   fuzz: () => fuzzRequests(quick ? 400 : 10_000),
+  'fuzz-esdb': () => fuzzRequests(quick ? 400 : 10_000, 'eventstoredb'),
   'sse-stuck': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000),
   'shared-file': () => sharedFile(quick ? 5_000 : 30_000),
   load: () => loadTest(16, quick ? 5 : 60, quick ? 1 : 10),
+  // The same load with the server on EventStoreDB: the test server runs in this process, beside
+  // autocannon, so the two share the cores with the server child.
+  'load-esdb': () => loadTest(16, quick ? 5 : 60, quick ? 1 : 10, 'eventstoredb'),
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;

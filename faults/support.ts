@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { HttpConfig } from '../src/http/index.js';
 import { foldLog } from '../src/cli/fold-log.js';
+import type { MemoryStore } from '../src/store/event-log.port.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 
 /** One test's outcome: its figures, whether it met its target, and why not. */
@@ -54,10 +55,15 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 }
 
 /** Runs `faults/<script>` in a child Node process through tsx; the suite owns and kills it. */
-export function spawnScript(script: string, args: readonly string[]): ChildProcess {
+export function spawnScript(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: join(HERE, '..'),
+    env: { ...process.env, ...env },
   });
   owned.add(child);
   child.once('exit', () => owned.delete(child));
@@ -170,12 +176,20 @@ export interface LogCheck {
 }
 
 /** Reads a memory of a SQLite file and checks every acknowledged id is stored exactly once. */
-export async function checkSqliteLog(
+export function checkSqliteLog(
   path: string,
   memoryId: string,
   acknowledged: ReadonlySet<string>,
 ): Promise<LogCheck> {
-  const store = openSqliteStore({ path });
+  return checkLog(openSqliteStore({ path }), memoryId, acknowledged);
+}
+
+/** {@link checkSqliteLog} on any store; closes it. */
+export async function checkLog(
+  store: MemoryStore,
+  memoryId: string,
+  acknowledged: ReadonlySet<string>,
+): Promise<LogCheck> {
   try {
     const log = store.log(memoryId);
     const counts = new Map<string, number>();
@@ -195,9 +209,15 @@ export async function checkSqliteLog(
   }
 }
 
-/** Runs the real `memledger verify --all` on a SQLite file: its exit code and output. */
-export async function verifyCli(path: string): Promise<{ code: number; output: string }> {
-  const child = spawnScript('verify.child.ts', ['--db', path, 'verify', '--all']);
+/**
+ * Runs the real `memledger verify --all` on a SQLite file (a path) or on the store the global
+ * options name (`FaultStore.cli`): its exit code and output.
+ */
+export async function verifyCli(
+  target: string | { readonly args: readonly string[]; readonly env: NodeJS.ProcessEnv },
+): Promise<{ code: number; output: string }> {
+  const { args, env } = typeof target === 'string' ? { args: ['--db', target], env: {} } : target;
+  const child = spawnScript('verify.child.ts', [...args, 'verify', '--all'], env);
   let output = '';
   onLines(child, (line) => (output += `${line}\n`));
   await exited(child);

@@ -38,7 +38,7 @@ describe('fault suite (quick)', () => {
     return result!.figures;
   };
 
-  it.each(['kill-sqlite-library', 'kill-sqlite-http'])(
+  it.each(['kill-sqlite-library', 'kill-sqlite-http', 'kill-esdb-http'])(
     '%s: no acknowledged event lost or stored twice after kill -9, verify passes, read models agree',
     (name) => {
       const f = figures(name);
@@ -55,11 +55,14 @@ describe('fault suite (quick)', () => {
     expect([f.subscriberGaps, f.readModelGaps, f.readModelTotalsMismatch]).toEqual([0, 0, 0]);
   });
 
-  it('fuzz: no 5xx, no hang, every error answer has a code, no write by a rejected request', () => {
-    const f = figures('fuzz');
-    expect([f.serverErrors, f.hangs, f.noStatus, f.errorBodiesWithoutCode]).toEqual([0, 0, 0, 0]);
-    expect([f.writesByRejected, f.untraceableWrites]).toEqual([0, 0]);
-  });
+  it.each(['fuzz', 'fuzz-esdb'])(
+    '%s: no 5xx, no hang, every error answer has a code, no write by a rejected request',
+    (name) => {
+      const f = figures(name);
+      expect([f.serverErrors, f.hangs, f.noStatus, f.errorBodiesWithoutCode]).toEqual([0, 0, 0, 0]);
+      expect([f.writesByRejected, f.untraceableWrites]).toEqual([0, 0]);
+    },
+  );
 
   it('sse-stuck: appends go on while stream clients never read', () => {
     const f = figures('sse-stuck');
@@ -78,8 +81,8 @@ describe('fault suite (quick)', () => {
     expect([f.lost, f.duplicates, f.invariantViolations]).toEqual([0, 0, 0]);
   });
 
-  it('load: no error under sustained appends', () => {
-    const f = figures('load');
+  it.each(['load', 'load-esdb'])('%s: no error under sustained appends', (name) => {
+    const f = figures(name);
     expect(f.requests).toBeGreaterThan(0);
     // Errors, timeouts and non-2xx answers, in the measured window and in the warm-up.
     expect([f.errors, f.warmUpErrors]).toEqual([0, 0]);

@@ -1,18 +1,25 @@
 /**
- * kill -9 during appends on SQLite: a library writer (faults/writer.child.ts) and the HTTP
- * server (faults/server.child.ts) are killed at a random moment while appending, trial after
- * trial on the same file (each restart recovers the previous crash). After each kill every
- * acknowledged id must be stored exactly once, no id twice, and the log must fold (the code of
- * `memledger verify`); the real `memledger verify --all` runs on the file at the end.
- * Trials alternate `synchronous` FULL and NORMAL (both promise to survive a process crash).
+ * kill -9 during appends: a library writer (faults/writer.child.ts, SQLite) and the HTTP server
+ * (faults/server.child.ts, on SQLite and on EventStoreDB) are killed at a random moment while
+ * appending, trial after trial on the same data (each restart recovers the previous crash). After
+ * each kill every acknowledged id must be stored exactly once, no id twice, and the log must fold
+ * (the code of `memledger verify`); the real `memledger verify --all` runs at the end, and the
+ * read models must hold each stored item once. SQLite trials alternate `synchronous` FULL and
+ * NORMAL (both promise to survive a process crash). On EventStoreDB the in-process test server
+ * lives on while the memledger server is killed, as a database outlives an application crash;
+ * what is at stake is the server's local id index and read-model files, killed mid-write.
  */
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
-import { openMemledger } from '../src/memory/index.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import {
+  faultStore,
+  sqliteFaultStore,
+  type FaultStore,
+  type FaultStoreKind,
+} from './fault-stores.js';
 import {
   between,
-  checkSqliteLog,
+  checkLog,
   killHard,
   onLines,
   seededRandom,
@@ -37,6 +44,14 @@ interface Totals {
   firstFailure: string;
 }
 
+const noTotals = (): Totals => ({
+  acknowledged: 0,
+  lost: 0,
+  duplicates: 0,
+  verifyFailures: 0,
+  firstFailure: '',
+});
+
 function tally(totals: Totals, check: LogCheck, trial: number): void {
   totals.lost += check.lost;
   totals.duplicates += check.duplicates;
@@ -49,18 +64,19 @@ function tally(totals: Totals, check: LogCheck, trial: number): void {
 async function finish(
   name: string,
   trials: number,
-  path: string,
+  store: FaultStore,
   totals: Totals,
   extra: Record<string, number | string>,
 ): Promise<FaultResult> {
-  const cli = await verifyCli(path);
-  // The read models live in the same file and transaction: after every crash they must hold
-  // each stored item once (messages + documents = events; these trials write nothing else).
-  const memledger = openMemledger({ store: openSqliteStore({ path }) });
+  const cli = await verifyCli(store.cli);
+  // The read models (SQLite: in the same file and transaction; EventStoreDB: the server's file,
+  // caught up on open) must hold each stored item once after every crash (messages + documents =
+  // events; these trials write nothing else).
+  const memledger = store.openMemledger();
   const page = await (await memledger.memory(MEMORY)).statePage({ limit: 1 });
   const readModelItems = page.totals.messages + page.totals.documents;
   await memledger.close();
-  const logEvents = (await checkSqliteLog(path, MEMORY, new Set())).events;
+  const logEvents = (await checkLog(store.open(), MEMORY, new Set())).events;
   const readModelMismatch = readModelItems === logEvents ? 0 : 1;
   const passed =
     readModelMismatch === 0 &&
@@ -93,14 +109,9 @@ export async function killLibraryWriter(trials: number, seed = 1): Promise<Fault
   const random = seededRandom(seed);
   const temp = tempDir('kill-lib');
   const path = join(temp.dir, 'memledger.db');
+  const store = sqliteFaultStore(path);
   const acknowledged = new Set<string>();
-  const totals: Totals = {
-    acknowledged: 0,
-    lost: 0,
-    duplicates: 0,
-    verifyFailures: 0,
-    firstFailure: '',
-  };
+  const totals = noTotals();
   try {
     for (let trial = 0; trial < trials; trial++) {
       const synchronous = trial % 2 === 0 ? 'FULL' : 'NORMAL';
@@ -114,32 +125,33 @@ export async function killLibraryWriter(trials: number, seed = 1): Promise<Fault
       await sleep(between(random, 20, 400));
       await killHard(child);
       totals.acknowledged = acknowledged.size;
-      tally(totals, await checkSqliteLog(path, MEMORY, acknowledged), trial);
+      tally(totals, await checkLog(store.open(), MEMORY, acknowledged), trial);
     }
-    return await finish('kill-sqlite-library', trials, path, totals, {});
+    return await finish('kill-sqlite-library', trials, store, totals, {});
   } finally {
     temp.remove();
   }
 }
 
-/** kill -9 of the HTTP server mid-append (4 clients posting with their own ids), `trials` times. */
-export async function killHttpServer(trials: number, seed = 2): Promise<FaultResult> {
+/**
+ * kill -9 of the HTTP server mid-append (4 clients posting with their own ids), `trials` times, on
+ * a SQLite file or on EventStoreDB (`kind`).
+ */
+export async function killHttpServer(
+  trials: number,
+  kind: FaultStoreKind = 'sqlite',
+  seed = 2,
+): Promise<FaultResult> {
   const random = seededRandom(seed);
-  const temp = tempDir('kill-http');
-  const path = join(temp.dir, 'memledger.db');
+  const temp = tempDir(`kill-http-${kind}`);
+  const store = await faultStore(kind, temp.dir);
   const acknowledged = new Set<string>();
-  const totals: Totals = {
-    acknowledged: 0,
-    lost: 0,
-    duplicates: 0,
-    verifyFailures: 0,
-    firstFailure: '',
-  };
+  const totals = noTotals();
   let unexpectedStatuses = 0;
   try {
     for (let trial = 0; trial < trials; trial++) {
       const synchronous = trial % 2 === 0 ? 'FULL' : 'NORMAL';
-      const server = await startServerChild({ store: { kind: 'sqlite', path, synchronous } });
+      const server = await startServerChild(store.serverConfig({ synchronous }));
       let killed = false;
       const base = `${server.url}/api/memories/${MEMORY}`;
       const client = async (n: number) => {
@@ -170,10 +182,12 @@ export async function killHttpServer(trials: number, seed = 2): Promise<FaultRes
       await killHard(server.child);
       await Promise.all(clients);
       totals.acknowledged = acknowledged.size;
-      tally(totals, await checkSqliteLog(path, MEMORY, acknowledged), trial);
+      tally(totals, await checkLog(store.open(), MEMORY, acknowledged), trial);
     }
-    return await finish('kill-sqlite-http', trials, path, totals, { unexpectedStatuses });
+    const name = kind === 'sqlite' ? 'kill-sqlite-http' : 'kill-esdb-http';
+    return await finish(name, trials, store, totals, { unexpectedStatuses });
   } finally {
+    await store.close();
     temp.remove();
   }
 }
