@@ -42,43 +42,48 @@ import type { IdIndex, IndexedMemory } from './eventstoredb.id-index.js';
 import { fail, readOne, type EsdbStream } from './eventstoredb.reads.js';
 
 /**
- * Runs the guard and appends; returns the stored events in the caller's order. Holds the
- * memory's mutex for the whole attempt loop, so appends of one process never race each other
- * and only other processes cause retries.
+ * One append's guard and write, retried while other processes move the stream. Its caller holds
+ * the memory's mutex (eventstoredb.append-queue.ts).
  */
-export function guardedAppend(
+export async function appendAlone(
   stream: EsdbStream,
   memory: IndexedMemory,
   events: readonly MemoryEvent[],
   expectedLastSeq: number | null | undefined,
 ): Promise<readonly Sequenced[]> {
-  return memory.mutex.run(async () => {
-    const attempts = stream.context.maxAppendAttempts;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      stream.context.ensureOpen();
-      const { decision, lastSeq } = await decide(
-        stream,
-        memory.index,
-        events,
-        expectedLastSeq,
-        attempt === 1,
-      );
-      if (decision.toWrite.length === 0) return decision.stored;
-      if (await write(stream, decision.toWrite, lastSeq)) {
-        // The stream holds exactly these events (see the header); another process resetting
-        // the shared index file meanwhile makes the index read them instead.
-        if (!memory.index.apply(lastSeq, decision.toWrite)) await catchUp(stream, memory.index);
-        return decision.stored;
-      }
-      // Spread the retries of writers that collided, so they do not collide again in lockstep.
-      if (attempt > 2) await sleep(Math.random() * 5 * attempt);
-    }
-    throw new MemoryError(
-      'APPEND_CONFLICT',
-      `Memory ${stream.memoryId} kept moving under ${attempts} append attempts; try again.`,
-      { details: { memoryId: stream.memoryId, attempts } },
+  const attempts = stream.context.maxAppendAttempts;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    stream.context.ensureOpen();
+    const { decision, lastSeq } = await decide(
+      stream,
+      memory.index,
+      events,
+      expectedLastSeq,
+      attempt === 1,
     );
-  });
+    if (decision.toWrite.length === 0) return decision.stored;
+    if (await write(stream, decision.toWrite, lastSeq)) {
+      // The stream holds exactly these events (see the header); another process resetting
+      // the shared index file meanwhile makes the index read them instead.
+      if (!memory.index.apply(lastSeq, decision.toWrite)) await catchUp(stream, memory.index);
+      return decision.stored;
+    }
+    await spreadRetry(attempt);
+  }
+  throw appendConflict(stream, attempts);
+}
+
+/** Spreads the retries of writers that collided, so they do not collide again in lockstep. */
+export async function spreadRetry(attempt: number): Promise<void> {
+  if (attempt > 2) await sleep(Math.random() * 5 * attempt);
+}
+
+export function appendConflict(stream: EsdbStream, attempts: number): MemoryError {
+  return new MemoryError(
+    'APPEND_CONFLICT',
+    `Memory ${stream.memoryId} kept moving under ${attempts} append attempts; try again.`,
+    { details: { memoryId: stream.memoryId, attempts } },
+  );
 }
 
 /**
@@ -115,7 +120,7 @@ async function decide(
  * read in one snapshot of the index. Ids the caller appends again get their stored event, read
  * by revision, for invariant 9; without those (the usual append) the view is ready at once.
  */
-function viewOf(
+export function viewOf(
   stream: EsdbStream,
   index: IdIndex,
   events: readonly MemoryEvent[],
@@ -151,7 +156,7 @@ async function withStoredEvents(
 }
 
 /** Appends at `lastSeq`; false when the stream moved (WrongExpectedVersion). */
-async function write(
+export async function write(
   stream: EsdbStream,
   toWrite: readonly Sequenced[],
   lastSeq: number | null,

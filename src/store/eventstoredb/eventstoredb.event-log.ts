@@ -18,7 +18,7 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
-import { guardedAppend } from './eventstoredb.append.js';
+import { guardedAppend } from './eventstoredb.append-queue.js';
 import { parseEndpoint, redact } from './eventstoredb.errors.js';
 import { catchUp } from './eventstoredb.catch-up.js';
 import { IdIndexFile } from './eventstoredb.id-index.file.js';
