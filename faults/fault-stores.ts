@@ -25,6 +25,13 @@ export interface ServerOptions {
    * (`MEMLEDGER_ENCRYPTION=on`). @defaultValue false
    */
   readonly sealed?: boolean;
+  /** SQLite only: how often subscriptions look for other processes' appends. @defaultValue 100 */
+  readonly pollMs?: number;
+  /**
+   * Names one of several servers on the same data: on EventStoreDB each gets its own id index
+   * and read-model files, as each application instance keeps its own (SQLite: one shared file).
+   */
+  readonly instance?: string;
 }
 
 /** One fault's store (see the module comment). */
@@ -46,11 +53,12 @@ export interface FaultStore {
 export function sqliteFaultStore(path: string): FaultStore {
   return {
     kind: 'sqlite',
-    serverConfig: ({ synchronous, sealed } = {}) => ({
+    serverConfig: ({ synchronous, sealed, pollMs } = {}) => ({
       store: {
         kind: 'sqlite',
         path,
         ...(synchronous ? { synchronous } : {}),
+        ...(pollMs ? { pollMs } : {}),
         ...(sealed ? { keys: { kind: 'beside', path } } : {}),
       },
     }),
@@ -69,16 +77,19 @@ export async function esdbFaultStore(dir: string): Promise<FaultStore> {
   const readModels = join(dir, 'read-models.db');
   return {
     kind: 'eventstoredb',
-    serverConfig: ({ sealed } = {}) => ({
-      store: {
-        kind: 'eventstoredb',
-        connectionString,
-        idIndex,
-        // Where the application keeps the key store by default: beside the id index.
-        ...(sealed ? { keys: { kind: 'beside', path: join(dir, 'eventstoredb') } } : {}),
-      },
-      memory: { readModels },
-    }),
+    serverConfig: ({ sealed, instance } = {}) => {
+      const own = (file: string) => (instance ? file.replace(/\.db$/, `-${instance}.db`) : file);
+      return {
+        store: {
+          kind: 'eventstoredb',
+          connectionString,
+          idIndex: own(idIndex),
+          // Where the application keeps the key store by default: beside the id index.
+          ...(sealed ? { keys: { kind: 'beside', path: join(dir, 'eventstoredb') } } : {}),
+        },
+        memory: { readModels: own(readModels) },
+      };
+    },
     // The checks keep their own id index: the server child's may be mid-write when it is killed.
     open: () => openEventStoreDbStore({ connectionString }),
     openMemledger: () =>

@@ -5,7 +5,7 @@
  * Everything talks to 127.0.0.1 only; every loop is bounded in count and time; every child
  * process is started and killed by this suite. Exit code 1 when a target is missed.
  *
- *   npm run faults                        full sizes (about 28 minutes on 2 cores)
+ *   npm run faults                        full sizes (about 32 minutes on 2 cores)
  *   npm run faults -- --quick             small sizes (a smoke run, about a minute)
  *   npm run faults -- --trials 20         kill -9 trials per target (default 100; migrations: 20)
  *   npm run faults -- --only fuzz,load    some tests only (names as in the table)
@@ -48,7 +48,9 @@ const TESTS: Record<string, () => Promise<FaultResult>> = {
   fuzz: () => fuzzRequests(quick ? 400 : 10_000),
   'fuzz-esdb': () => fuzzRequests(quick ? 400 : 10_000, 'eventstoredb'),
   'sse-stuck': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000),
+  'sse-stuck-esdb': () => stuckSseClients(quick ? 3 : 10, quick ? 5_000 : 60_000, 'eventstoredb'),
   'shared-file': () => sharedFile(quick ? 5_000 : 30_000),
+  'shared-esdb': () => sharedFile(quick ? 5_000 : 30_000, 'eventstoredb'),
   load: () => loadTest(16, quick ? 5 : 60, quick ? 1 : 10),
   // The same load with the server on EventStoreDB: the test server runs in this process, beside
   // autocannon, so the two share the cores with the server child.

@@ -1,14 +1,15 @@
 /**
- * Two servers on one SQLite file, four clients (two per server) for `durationMs`: each writes
+ * Two servers on one store — a SQLite file, or (`shared-esdb`) one EventStoreDB with an id index
+ * and read-model file per server, as two application instances keep them — four clients (two per server) for `durationMs`: each writes
  * messages and documents, deletes some of its own items, and runs the auditable recall (which
  * the other server's writes keep moving under it). Target: every recall answers 201 with exactly
  * the items its Recall event names, every write is acknowledged and stored once, and
  * `memledger verify` finds no invariant violation (a recall of deleted content is one).
  */
-import { join } from 'node:path';
+import { faultStore, type FaultStoreKind } from './fault-stores.js';
 import { v7 as uuidv7 } from 'uuid';
 import {
-  checkSqliteLog,
+  checkLog,
   postJson,
   seededRandom,
   startServerChild,
@@ -26,12 +27,18 @@ interface RecallAnswer {
 }
 
 /** Two servers, four clients, one file, for `durationMs`. */
-export async function sharedFile(durationMs: number, seed = 5): Promise<FaultResult> {
+export async function sharedFile(
+  durationMs: number,
+  kind: FaultStoreKind = 'sqlite',
+  seed = 5,
+): Promise<FaultResult> {
   const random = seededRandom(seed);
-  const temp = tempDir('shared');
-  const path = join(temp.dir, 'memledger.db');
-  const store = { kind: 'sqlite' as const, path, pollMs: 20 };
-  const servers = [await startServerChild({ store }), await startServerChild({ store })];
+  const temp = tempDir(`shared-${kind}`);
+  const fault = await faultStore(kind, temp.dir);
+  const servers = [
+    await startServerChild(fault.serverConfig({ pollMs: 20, instance: 'a' })),
+    await startServerChild(fault.serverConfig({ pollMs: 20, instance: 'b' })),
+  ];
   const acknowledged = new Set<string>();
   let recalls = 0;
   let failedRecalls = 0;
@@ -99,8 +106,8 @@ export async function sharedFile(durationMs: number, seed = 5): Promise<FaultRes
     await Promise.all(servers.map(stopServerChild));
   }
   try {
-    const check = await checkSqliteLog(path, MEMORY, acknowledged);
-    const cli = await verifyCli(path);
+    const check = await checkLog(fault.open(), MEMORY, acknowledged);
+    const cli = await verifyCli(fault.cli);
     const violations = (check.verify === 'ok' ? 0 : 1) + (cli.code === 0 ? 0 : 1);
     const passed =
       failedRecalls === 0 &&
@@ -111,7 +118,7 @@ export async function sharedFile(durationMs: number, seed = 5): Promise<FaultRes
       check.duplicates === 0 &&
       recalls > 0;
     return {
-      name: 'shared-file',
+      name: kind === 'sqlite' ? 'shared-file' : 'shared-esdb',
       size: `2 servers, 4 clients, ${durationMs / 1000} s`,
       target: '0 failed recalls, 0 invariant violations',
       passed,
@@ -133,6 +140,7 @@ export async function sharedFile(durationMs: number, seed = 5): Promise<FaultRes
       },
     };
   } finally {
+    await fault.close();
     temp.remove();
   }
 }

@@ -5,6 +5,8 @@
  * RSS measured after the clients connected and a warm-up, less the growth of a run without
  * clients, must stay within 50 MiB (each stream holds about `sseBufferBytes`, 64 KiB by default,
  * once its client stops reading, and is ended after `sseHeartbeatMs` without a read).
+ * `sse-stuck-esdb` runs the same with the server on EventStoreDB (faults/fault-stores.ts), where
+ * a stream that fell behind catches up from the server's stream a page at a time.
  *
  * The RSS is the plain one by default: V8 lets its heap grow to a few times its live size before
  * a full collection, so the peaks of two identical runs differ by tens of MiB, and a client
@@ -15,7 +17,7 @@
  * +156-176 MiB more than without them).
  */
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { faultStore, type FaultStoreKind } from './fault-stores.js';
 import {
   onLines,
   postJson,
@@ -34,12 +36,14 @@ const MIB = 1024 * 1024;
 const forcedGc = process.env.MEMLEDGER_FAULT_GC === '1';
 
 /** The server child, reporting `process.memoryUsage()` each second (faults/server.child.ts). */
-function startMeasuredServer(path: string): ReturnType<typeof startServerChild> {
+function startMeasuredServer(
+  config: Parameters<typeof startServerChild>[0],
+): ReturnType<typeof startServerChild> {
   const saved = { ms: process.env.MEMLEDGER_FAULT_MEMORY_MS, gc: process.env.MEMLEDGER_FAULT_GC };
   process.env.MEMLEDGER_FAULT_MEMORY_MS = '1000';
   process.env.MEMLEDGER_FAULT_GC = forcedGc ? '1' : '0';
   // The child copies the environment when it is spawned, before the first await.
-  const started = startServerChild({ store: { kind: 'sqlite', path } });
+  const started = startServerChild(config);
   for (const [name, value] of [
     ['MEMLEDGER_FAULT_MEMORY_MS', saved.ms],
     ['MEMLEDGER_FAULT_GC', saved.gc],
@@ -56,13 +60,17 @@ function startMeasuredServer(path: string): ReturnType<typeof startServerChild> 
  * writers anyway (V8's heap is collected lazily, SQLite's page cache fills), so what the stuck
  * clients cost is the difference, and that is what the target bounds. Both growths are reported.
  */
-export async function stuckSseClients(clients: number, durationMs: number): Promise<FaultResult> {
-  const baseline = await appendsWithStuckClients(0, durationMs);
-  const stuck = await appendsWithStuckClients(clients, durationMs);
+export async function stuckSseClients(
+  clients: number,
+  durationMs: number,
+  kind: FaultStoreKind = 'sqlite',
+): Promise<FaultResult> {
+  const baseline = await appendsWithStuckClients(0, durationMs, kind);
+  const stuck = await appendsWithStuckClients(clients, durationMs, kind);
   const growth = stuck.growthMiB - baseline.growthMiB;
   const died = stuck.serverDied || baseline.serverDied;
   return {
-    name: 'sse-stuck',
+    name: kind === 'sqlite' ? 'sse-stuck' : 'sse-stuck-esdb',
     size: `${clients} clients, ${durationMs / 1000} s (and a baseline run without clients)`,
     target: `server RSS grows <= 50 MiB more than without the stuck clients${forcedGc ? ' (full GC each second)' : ''}`,
     passed:
@@ -113,9 +121,14 @@ function breakdown(usage: NodeJS.MemoryUsage | undefined): string {
 }
 
 /** One server, `clients` stuck clients, 4 writers for `durationMs`; RSS sampled every 250 ms. */
-async function appendsWithStuckClients(clients: number, durationMs: number): Promise<StuckRun> {
-  const temp = tempDir('sse');
-  const server = await startMeasuredServer(join(temp.dir, 'm.db'));
+async function appendsWithStuckClients(
+  clients: number,
+  durationMs: number,
+  kind: FaultStoreKind,
+): Promise<StuckRun> {
+  const temp = tempDir(`sse-${kind}`);
+  const store = await faultStore(kind, temp.dir);
+  const server = await startMeasuredServer(store.serverConfig());
   const { port } = new URL(server.url);
   const sockets: Socket[] = [];
   const base = `${server.url}/api/memories/sse`;
@@ -187,6 +200,7 @@ async function appendsWithStuckClients(clients: number, durationMs: number): Pro
   } finally {
     for (const socket of sockets) socket.destroy();
     await stopServerChild(server);
+    await store.close();
     temp.remove();
   }
 }
