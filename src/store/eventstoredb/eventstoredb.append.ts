@@ -26,8 +26,8 @@ import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
 import {
   decideAppend,
   EVENT_TYPE_ALLOWANCE,
-  type AppendDecision,
   idsNamedBy,
+  indexStoredEvent,
   MemoryError,
   type LogView,
   type MemoryEvent,
@@ -41,45 +41,50 @@ import { catchUp } from './eventstoredb.catch-up.js';
 import type { IdIndex, IndexedMemory } from './eventstoredb.id-index.js';
 import { fail, readOne, type EsdbStream } from './eventstoredb.reads.js';
 
+/** One append a caller asked for. */
+export interface AppendRequest {
+  readonly events: readonly MemoryEvent[];
+  readonly expectedLastSeq: number | null | undefined;
+}
+
+/** What became of one append: its stored events, or the guard's refusal. */
+export type AppendOutcome = { readonly stored: readonly Sequenced[] } | { readonly error: unknown };
+
+/** What a turn decided: each append's outcome, what they write together, and at which seq. */
+interface TurnDecision {
+  readonly outcomes: AppendOutcome[];
+  readonly toWrite: readonly Sequenced[];
+  readonly lastSeq: number | null;
+}
+
 /**
- * One append's guard and write, retried while other processes move the stream. Its caller holds
- * the memory's mutex (eventstoredb.append-queue.ts).
+ * Guard and write of appends — one, or several written together in one server append — retried
+ * while other processes move the stream; returns each append's outcome, in order. Its caller
+ * holds the memory's mutex (eventstoredb.append-queue.ts). A write refused by the server (too
+ * large, unavailable) throws for all of them.
  */
-export async function appendAlone(
+export async function appendInTurn(
   stream: EsdbStream,
   memory: IndexedMemory,
-  events: readonly MemoryEvent[],
-  expectedLastSeq: number | null | undefined,
-): Promise<readonly Sequenced[]> {
+  batch: readonly AppendRequest[],
+): Promise<AppendOutcome[]> {
+  const all = batch.length === 1 ? batch[0]!.events : batch.flatMap((one) => one.events);
   const attempts = stream.context.maxAppendAttempts;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     stream.context.ensureOpen();
-    const { decision, lastSeq } = await decide(
-      stream,
-      memory.index,
-      events,
-      expectedLastSeq,
-      attempt === 1,
-    );
-    if (decision.toWrite.length === 0) return decision.stored;
-    if (await write(stream, decision.toWrite, lastSeq)) {
+    const decided = await decide(stream, memory.index, batch, all, attempt === 1);
+    if (decided.toWrite.length === 0) return decided.outcomes;
+    if (await write(stream, decided.toWrite, decided.lastSeq)) {
       // The stream holds exactly these events (see the header); another process resetting
       // the shared index file meanwhile makes the index read them instead.
-      if (!memory.index.apply(lastSeq, decision.toWrite)) await catchUp(stream, memory.index);
-      return decision.stored;
+      if (!memory.index.apply(decided.lastSeq, decided.toWrite))
+        await catchUp(stream, memory.index);
+      return decided.outcomes;
     }
-    await spreadRetry(attempt);
+    // Spread the retries of writers that collided, so they do not collide again in lockstep.
+    if (attempt > 2) await sleep(Math.random() * 5 * attempt);
   }
-  throw appendConflict(stream, attempts);
-}
-
-/** Spreads the retries of writers that collided, so they do not collide again in lockstep. */
-export async function spreadRetry(attempt: number): Promise<void> {
-  if (attempt > 2) await sleep(Math.random() * 5 * attempt);
-}
-
-export function appendConflict(stream: EsdbStream, attempts: number): MemoryError {
-  return new MemoryError(
+  throw new MemoryError(
     'APPEND_CONFLICT',
     `Memory ${stream.memoryId} kept moving under ${attempts} append attempts; try again.`,
     { details: { memoryId: stream.memoryId, attempts } },
@@ -97,22 +102,64 @@ export function appendConflict(stream: EsdbStream, attempts: number): MemoryErro
 async function decide(
   stream: EsdbStream,
   index: IdIndex,
-  events: readonly MemoryEvent[],
-  expectedLastSeq: number | null | undefined,
+  batch: readonly AppendRequest[],
+  all: readonly MemoryEvent[],
   optimistic: boolean,
-): Promise<{ decision: AppendDecision; lastSeq: number | null }> {
+): Promise<TurnDecision> {
   if (optimistic && index.verified) {
     try {
-      const found = viewOf(stream, index, events);
-      const view = found instanceof Promise ? await found : found;
-      return { decision: decideAppend(view, events, expectedLastSeq), lastSeq: view.lastSeq };
+      const found = viewOf(stream, index, all);
+      const decided = decideInTurn(found instanceof Promise ? await found : found, batch);
+      if (decided.outcomes.every((outcome) => 'stored' in outcome)) return decided;
     } catch {
       // Decide again below on the log as it is now; only that answer counts.
     }
   }
   await catchUp(stream, index);
-  const view = await viewOf(stream, index, events);
-  return { decision: decideAppend(view, events, expectedLastSeq), lastSeq: view.lastSeq };
+  return decideInTurn(await viewOf(stream, index, all), batch);
+}
+
+/**
+ * Decides each append in turn on the view its predecessors leave (`indexStoredEvent`, as the
+ * command line's import plans its batches): a refusal is that append's answer alone.
+ */
+function decideInTurn(view: LogView, batch: readonly AppendRequest[]): TurnDecision {
+  const [only] = batch;
+  if (batch.length === 1 && only) {
+    // The usual case, without copying the view.
+    try {
+      const decision = decideAppend(view, only.events, only.expectedLastSeq);
+      return {
+        outcomes: [{ stored: decision.stored }],
+        toWrite: decision.toWrite,
+        lastSeq: view.lastSeq,
+      };
+    } catch (error) {
+      return { outcomes: [{ error }], toWrite: [], lastSeq: view.lastSeq };
+    }
+  }
+  const entries = new Map(view.entries);
+  let lastSeq = view.lastSeq;
+  const outcomes: AppendOutcome[] = [];
+  const toWrite: Sequenced[] = [];
+  for (const one of batch) {
+    try {
+      const decision = decideAppend(
+        { memoryId: view.memoryId, lastSeq, entries },
+        one.events,
+        one.expectedLastSeq,
+      );
+      for (const event of decision.toWrite) {
+        indexStoredEvent(entries, event, true);
+        lastSeq = event.seq;
+      }
+      toWrite.push(...decision.toWrite);
+      outcomes.push({ stored: decision.stored });
+    } catch (error) {
+      outcomes.push({ error });
+    }
+  }
+  return { outcomes, toWrite, lastSeq: view.lastSeq };
 }
 
 /**
@@ -120,7 +167,7 @@ async function decide(
  * read in one snapshot of the index. Ids the caller appends again get their stored event, read
  * by revision, for invariant 9; without those (the usual append) the view is ready at once.
  */
-export function viewOf(
+function viewOf(
   stream: EsdbStream,
   index: IdIndex,
   events: readonly MemoryEvent[],
@@ -156,7 +203,7 @@ async function withStoredEvents(
 }
 
 /** Appends at `lastSeq`; false when the stream moved (WrongExpectedVersion). */
-export async function write(
+async function write(
   stream: EsdbStream,
   toWrite: readonly Sequenced[],
   lastSeq: number | null,

@@ -79,14 +79,12 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     }
   };
   const groups = new CommitGroups(db);
+  // `run` for a write: the closed check now, the transaction with the next group commit.
   const commitInGroup = async <T>(what: string, work: () => T): Promise<T> => {
-    if (closed)
-      throw new MemoryError('STORE_CLOSED', `The SQLite store ${options.path} is closed.`);
-    try {
-      return await groups.submit(work);
-    } catch (error) {
+    const submitted = run(what, () => groups.submit(work));
+    return submitted.catch((error: unknown) => {
       throw translateSqliteError(error, what, options.path);
-    }
+    });
   };
   const hooks: AppendHook[] = [];
   const context: SqliteContext = {
