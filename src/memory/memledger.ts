@@ -41,7 +41,14 @@ export interface MemledgerOptions {
   readonly retriever?: Retriever;
   /** Items a recall returns when the request names no limit. @defaultValue 5 */
   readonly recallLimit?: number;
-  /** Recomputations of a recall whose log moved before it could be appended. @defaultValue 10 */
+  /**
+   * Recomputations of a recall whose log moved before it could be appended. With SQLite a
+   * recall is computed under the write lock and never moves; with EventStoreDB only another
+   * process's appends can move it (the recall is computed in this process's append turn). Two
+   * instances writing one memory at full speed make some recalls compute again many times in a
+   * row (`npm run faults -- --only shared-esdb`: up to 55), so the budget is generous; a recall
+   * that uses it up answers `APPEND_CONFLICT` and writes nothing. @defaultValue 100
+   */
   readonly recallRetries?: number;
   /** Clock and id generator for new events. @defaultValue wall clock, UUID v7 */
   readonly defaults?: EventDefaults;
@@ -89,7 +96,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     defaults: options.defaults ?? {},
     retriever: options.retriever ?? bm25Retriever,
     recallLimit: options.recallLimit ?? 5,
-    recallRetries: options.recallRetries ?? 10,
+    recallRetries: options.recallRetries ?? 100,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);

@@ -18,6 +18,11 @@ import type { RecallRequest, RecallResult } from './memory.types.js';
  * Recall is appended with expected position r. If anything was appended meanwhile (a deletion,
  * say), the append is refused and the recall is computed again on the newer log; the items are
  * returned only once their Recall is on record.
+ *
+ * Where the store offers it, the computing happens inside its append turn (`appendComputed`
+ * under SQLite's write lock, `appendAtHead` under EventStoreDB's per-memory mutex), so no
+ * append of this process — and with SQLite, of any process — lands in between. Otherwise the
+ * recall computes optimistically and retries.
  */
 export async function auditableRecall(
   log: EventLog,
@@ -37,31 +42,81 @@ export async function auditableRecall(
       },
     );
   }
-  const locked = await recallUnderWriteLock(log, models, settings, request, limit);
-  if (locked) return locked;
+  const recall: RecallInput = { log, models, settings, request, limit };
+  return (
+    (await recallUnderWriteLock(recall)) ??
+    (await recallAtHead(recall)) ??
+    (await optimisticRecall(recall))
+  );
+}
+
+/** What every way of recalling works with. */
+interface RecallInput {
+  readonly log: EventLog;
+  readonly models: MemoryReadModel;
+  readonly settings: MemorySettings;
+  readonly request: RecallRequest;
+  readonly limit: number;
+}
+
+/**
+ * Invariant 8 without retries, where the store can compute under its write lock (SQLite) and
+ * the retriever answers synchronously (BM25): the read models are brought to the head inside
+ * the lock, the items retrieved at that head and the Recall appended before anyone else can
+ * write — another process on the same file included. `undefined` when this path does not apply.
+ */
+async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult | undefined> {
+  const { log, models, settings } = recall;
+  if (!log.appendComputed || !settings.retriever.synchronous || !models.db.embedded) {
+    return undefined;
+  }
+  // Verifies the checkpoint and applies (and indexes) most of what is new before taking the lock.
+  await models.catchUp();
+  models.catchUpSearch();
+  let event: Recall | undefined;
+  const stored = await log.appendComputed((lastSeq) => {
+    if (!models.catchUpWithin(lastSeq ?? -1)) return undefined;
+    models.catchUpSearch();
+    const ids = retrieve(recall, lastSeq, false) as readonly string[];
+    event = recallEvent(recall, ids);
+    return [event];
+  });
+  return stored && event && recallResult(models, stored, event);
+}
+
+/**
+ * Invariant 8 in the store's append turn (EventStoreDB): the store reads its head, the read
+ * models catch up to exactly that head and the items are retrieved there, while this process's
+ * own appends of the memory wait; only another process appending first makes it compute again.
+ * `undefined` when the store has no such turn or the read models are not checked yet.
+ */
+async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefined> {
+  const { log, models, settings } = recall;
+  if (!log.appendAtHead) return undefined;
+  // The check of the read models against the log reads by id, which the turn must not wait for.
+  if (!models.isVerified) await models.catchUp();
+  let event: Recall | undefined;
+  const stored = await log.appendAtHead(async (lastSeq) => {
+    if (!(await models.catchUpTo(lastSeq ?? -1))) return undefined;
+    models.catchUpSearch();
+    event = recallEvent(recall, await retrieve(recall, lastSeq, true));
+    return [event];
+  }, settings.recallRetries + 1);
+  return stored && event && recallResult(models, stored, event);
+}
+
+/** Computes at the head read before, appends expecting it, and computes again if the log moved. */
+async function optimisticRecall(recall: RecallInput): Promise<RecallResult> {
+  const { log, models, settings } = recall;
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
     // Catching up reads the log directly (no waiting for a poll) before each attempt.
     const head = await models.catchUp();
     models.catchUpSearch();
     const r = head < 0 ? null : head;
-    const { db, mem } = models;
-    const ids = await settings.retriever.retrieve({
-      memoryId: log.memoryId,
-      query: request.query,
-      limit,
-      asOfSeq: r,
-      keywordSearch: (query, max) =>
-        db.read(() => db.search.search(mem, query, { limit: max, asOfSeq: head })),
-    });
-    const event = recallEvent(request, ids, settings);
+    const event = recallEvent(recall, await retrieve(recall, r, true));
     try {
-      const [stored] = await log.append([event], { expectedLastSeq: r });
-      models.applyOwn([stored!]);
-      const items = db.read(() => {
-        const seqs = event.recalled.flatMap((id) => db.queries.item(mem, id)?.seq ?? []);
-        return db.queries.events<Sequenced<ContentEvent>>(mem, seqs);
-      });
-      return { recall: stored as Sequenced<Recall>, items };
+      const stored = await log.append([event], { expectedLastSeq: r });
+      return recallResult(models, stored, event);
     } catch (error) {
       if (!isMemoryError(error, 'EXPECTED_SEQ_MISMATCH')) throw error;
       // Another writer moved the log first. The first retry is immediate; later ones wait a
@@ -79,58 +134,44 @@ export async function auditableRecall(
 }
 
 /**
- * Invariant 8 without retries, where the store can compute under its write lock (SQLite) and
- * the retriever answers synchronously (BM25): the read models are brought to the head inside
- * the lock, the items retrieved at that head and the Recall appended before anyone else can
- * write — another process on the same file included. `undefined` when this path does not apply
- * (the caller then computes optimistically and retries).
+ * The retriever's ids for the request at `lastSeq`. `ownTransaction`: the keyword search opens
+ * its own read transaction (false inside the store's write transaction, which it then reads in).
  */
-async function recallUnderWriteLock(
-  log: EventLog,
-  models: MemoryReadModel,
-  settings: MemorySettings,
-  request: RecallRequest,
-  limit: number,
-): Promise<RecallResult | undefined> {
-  if (!log.appendComputed || !settings.retriever.synchronous || !models.db.embedded) {
-    return undefined;
-  }
-  // Verifies the checkpoint and applies (and indexes) most of what is new before taking the lock.
-  await models.catchUp();
-  models.catchUpSearch();
-  const { db } = models;
-  let event: Recall | undefined;
-  const stored = await log.appendComputed((lastSeq) => {
-    const head = lastSeq ?? -1;
-    if (!models.catchUpWithin(head)) return undefined;
-    models.catchUpSearch();
-    const ids = settings.retriever.retrieve({
-      memoryId: log.memoryId,
-      query: request.query,
-      limit,
-      asOfSeq: lastSeq,
-      keywordSearch: (query, max) =>
-        db.search.search(models.mem, query, { limit: max, asOfSeq: head }),
-    }) as readonly string[];
-    event = recallEvent(request, ids, settings);
-    return [event];
+function retrieve(
+  { log, models, settings, request, limit }: RecallInput,
+  lastSeq: number | null,
+  ownTransaction: boolean,
+): Promise<readonly string[]> | readonly string[] {
+  const { db, mem } = models;
+  const asOfSeq = lastSeq ?? -1;
+  const search = (query: string, max: number) =>
+    db.search.search(mem, query, { limit: max, asOfSeq });
+  return settings.retriever.retrieve({
+    memoryId: log.memoryId,
+    query: request.query,
+    limit,
+    asOfSeq: lastSeq,
+    keywordSearch: ownTransaction ? (query, max) => db.read(() => search(query, max)) : search,
   });
-  if (!stored || !event) return undefined;
+}
+
+/** The stored Recall, applied to the read models, and the items it names as they are stored. */
+function recallResult(
+  models: MemoryReadModel,
+  stored: readonly Sequenced[],
+  event: Recall,
+): RecallResult {
   models.applyOwn(stored);
-  const recalled = event.recalled;
+  const { db, mem } = models;
   const items = db.read(() => {
-    const seqs = recalled.flatMap((id) => db.queries.item(models.mem, id)?.seq ?? []);
-    return db.queries.events<Sequenced<ContentEvent>>(models.mem, seqs);
+    const seqs = event.recalled.flatMap((id) => db.queries.item(mem, id)?.seq ?? []);
+    return db.queries.events<Sequenced<ContentEvent>>(mem, seqs);
   });
   return { recall: stored[0] as Sequenced<Recall>, items };
 }
 
 /** The Recall a request makes of the ids retrieved for it. */
-function recallEvent(
-  request: RecallRequest,
-  ids: readonly string[],
-  settings: MemorySettings,
-): Recall {
+function recallEvent({ request, settings }: RecallInput, ids: readonly string[]): Recall {
   return createRecall(
     {
       query: request.query,

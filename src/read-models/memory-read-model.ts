@@ -62,7 +62,22 @@ export class MemoryReadModel {
    * at the time of the call, or later). Concurrent calls share one catch-up.
    */
   async catchUp(progress?: Progress): Promise<number> {
-    const head = (await this.log.lastSeq()) ?? -1;
+    return this.reach((await this.log.lastSeq()) ?? -1, progress);
+  }
+
+  /**
+   * Applies the log up to `head`, a head the caller has just read itself (a store's append turn,
+   * see `EventLog.appendAtHead`): no head lookup, one read. False, applying nothing, while the
+   * read models are not checked against the log yet: that check reads by id, which a caller
+   * holding the store's append turn must not wait for.
+   */
+  async catchUpTo(head: number): Promise<boolean> {
+    if (!this.verified) return false;
+    return (await this.reach(head)) >= head;
+  }
+
+  /** Applies the log up to `head` (or past it); concurrent calls share one catch-up. */
+  private async reach(head: number, progress?: Progress): Promise<number> {
     if (this.verified && this.checkpoint >= head) return this.checkpoint;
     while (this.running) await this.running.catch(() => undefined);
     if (this.verified && this.checkpoint >= head) return this.checkpoint;

@@ -66,6 +66,19 @@ export interface EventLog {
   appendComputed?(
     compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined,
   ): Promise<readonly Sequenced[] | undefined>;
+  /**
+   * Optional (the EventStoreDB store, where no write lock spans processes): computes events at
+   * the head and appends them expecting it, with this process's own appends of the memory held
+   * back meanwhile. `compute` is given the head the store just read (it may be async, and must
+   * not append itself). If another process moved the log before the append, the store reads
+   * the newer head and calls `compute` again, up to `attempts` times, then throws
+   * `APPEND_CONFLICT`; returning `undefined` appends nothing (resolves `undefined`). Recall uses
+   * it where `appendComputed` is missing: only other processes can then make it compute again.
+   */
+  appendAtHead?(
+    compute: (lastSeq: number | null) => Promise<readonly MemoryEvent[] | undefined>,
+    attempts: number,
+  ): Promise<readonly Sequenced[] | undefined>;
 }
 
 /** A store holding any number of memories, each its own log. */

@@ -23,6 +23,15 @@ export function describeReadContract(ctx: ContractContext): void {
       expect(await seqs({ fromSeq: 42 })).toEqual([]);
     });
 
+    it('reads forwards to a toSeq past the end as far as the log goes', async () => {
+      expect(await seqs({ fromSeq: 0, toSeq: 5 })).toEqual([]);
+      await fill(10);
+      expect(await seqs({ fromSeq: 8, toSeq: 20 })).toEqual([8, 9]);
+      expect(await seqs({ fromSeq: 10, toSeq: 20 })).toEqual([]);
+      expect(await seqs({ fromSeq: 7, toSeq: 20, limit: 2 })).toEqual([7, 8]);
+      expect(await seqs({ fromSeq: 6, toSeq: 3 })).toEqual([]);
+    });
+
     it('reads a range backwards: fromSeq is the highest seq, toSeq the lowest', async () => {
       await fill(10);
       expect(await seqs({ direction: 'backwards' })).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);

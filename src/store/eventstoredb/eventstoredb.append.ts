@@ -28,6 +28,7 @@ import {
   EVENT_TYPE_ALLOWANCE,
   idsNamedBy,
   indexStoredEvent,
+  isMemoryError,
   MemoryError,
   type LogView,
   type MemoryEvent,
@@ -81,12 +82,44 @@ export async function appendInTurn(
         await catchUp(stream, memory.index);
       return decided.outcomes;
     }
-    // Spread the retries of writers that collided, so they do not collide again in lockstep.
-    if (attempt > 2) await sleep(Math.random() * 5 * attempt);
+    await pauseAfterLosing(attempt);
   }
   throw new MemoryError(
     'APPEND_CONFLICT',
     `Memory ${stream.memoryId} kept moving under ${attempts} append attempts; try again.`,
+    { details: { memoryId: stream.memoryId, attempts } },
+  );
+}
+
+/**
+ * An append computed at the stream's head (`EventLog.appendAtHead`), under the memory's mutex so
+ * this process's own appends wait: each attempt reads the stream past the index's checkpoint,
+ * gives `compute` the head reached and appends its events expecting that head (the guard runs
+ * as for any append). When another process moved the stream first, the next attempt reads on
+ * and computes again (`pauseAfterLosing`), up to `attempts` times, then
+ * `APPEND_CONFLICT`. No attempt trusts the index without reading: computing is the slow part,
+ * so it is done on the newest head there is.
+ */
+export async function computedAppendInTurn(
+  stream: EsdbStream,
+  memory: IndexedMemory,
+  compute: (lastSeq: number | null) => Promise<readonly MemoryEvent[] | undefined>,
+  attempts: number,
+): Promise<readonly Sequenced[] | undefined> {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    stream.context.ensureOpen();
+    await catchUp(stream, memory.index);
+    const head = memory.index.checkpoint().seq;
+    const events = await compute(head);
+    if (events === undefined) return undefined;
+    const [outcome] = await appendInTurn(stream, memory, [{ events, expectedLastSeq: head }]);
+    if ('stored' in outcome!) return outcome.stored;
+    if (!isMemoryError(outcome!.error, 'EXPECTED_SEQ_MISMATCH')) throw outcome!.error;
+    await pauseAfterLosing(attempt);
+  }
+  throw new MemoryError(
+    'APPEND_CONFLICT',
+    `Memory ${stream.memoryId} kept moving under ${attempts} attempts to append at its head; try again.`,
     { details: { memoryId: stream.memoryId, attempts } },
   );
 }
@@ -280,4 +313,14 @@ function metadataOf(version: number): Uint8Array {
 
 const METADATA = new Map<number, Uint8Array>();
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Before the next attempt of an append another process beat: none after the first loss, then a
+ * random pause of up to 4, 8, then 16 ms, so writers that collided do not collide again in
+ * lockstep. Short, because the memory's mutex is held meanwhile: this process's own appends of
+ * it wait (and are then written together).
+ */
+async function pauseAfterLosing(attempt: number): Promise<void> {
+  if (attempt < 2) return;
+  const ms = Math.random() * Math.min(2 ** attempt, 16);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}

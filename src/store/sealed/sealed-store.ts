@@ -128,6 +128,16 @@ function sealedLog(
         return stored && openEvents(keys, memoryId, stored);
       },
     }),
+    ...(log.appendAtHead && {
+      appendAtHead: async (
+        compute: Parameters<NonNullable<EventLog['appendAtHead']>>[0],
+        attempts: number,
+      ) => {
+        await ready;
+        const stored = await log.appendAtHead!(compute, attempts);
+        return stored && openEvents(keys, memoryId, stored);
+      },
+    }),
     async *read(options: ReadOptions = {}) {
       await ready;
       // Opened a batch at a time: one key-store lookup for many events, not one per event.

@@ -1,0 +1,80 @@
+/**
+ * Invariant 8 on EventStoreDB, where no write lock spans processes: the recall is computed in
+ * the store's append turn (`appendAtHead`), at the head the store just read, while this
+ * process's own appends of the memory wait. So this process's writes never make a recall
+ * compute again (`recallRetries: 0` suffices), and another instance's writes only make it
+ * compute again on the newer head. Either way no recall returns content deleted at or before
+ * its own seq.
+ */
+import { replay, type Sequenced } from '../../src/core/index.js';
+import { openMemledger, type Memledger, type MemoryHandle } from '../../src/memory/index.js';
+import { openEventStoreDbStore } from '../../src/store/eventstoredb/eventstoredb.event-log.js';
+import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
+
+let server: EsdbTestServer;
+const ledgers: Memledger[] = [];
+const open = (recallRetries?: number) => {
+  const ledger = openMemledger({
+    store: openEventStoreDbStore({ connectionString: server.connectionString }),
+    ...(recallRetries !== undefined && { recallRetries }),
+  });
+  ledgers.push(ledger);
+  return ledger;
+};
+
+beforeEach(async () => {
+  server = await startEsdbTestServer();
+});
+afterEach(async () => {
+  await Promise.all(ledgers.splice(0).map((ledger) => ledger.close()));
+  await server.close();
+});
+
+/** Every recalled id was visible content right before its Recall. */
+function expectRecallsOfVisibleContent(log: readonly Sequenced[]): void {
+  for (const event of log) {
+    if (event.kind !== 'recall') continue;
+    const before = replay(log.slice(0, event.seq));
+    const visible = new Set([...before.visibleMessages].map((m) => m.id));
+    for (const id of event.recalled) expect(visible.has(id)).toBe(true);
+  }
+}
+
+/** Recalls fired while `writer` appends and deletes: what the recalls settled to. */
+async function recallWhileWriting(reader: MemoryHandle, writer: MemoryHandle, rounds: number) {
+  const live: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    live.push((await writer.recordMessage({ speaker: 'user', content: `tea note ${i}` })).id);
+  }
+  const recalls: Promise<unknown>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    recalls.push(reader.recall({ query: 'tea note', limit: 5 }));
+    const written = writer.recordMessage({ speaker: 'user', content: `tea note x${round}` });
+    const victim = live.splice(round % live.length, 1)[0]!;
+    const deleted = writer.deleteContent({ targets: [victim], reason: 'moved on' });
+    live.push((await written).id);
+    await deleted;
+  }
+  return Promise.allSettled(recalls);
+}
+
+describe('recall on EventStoreDB, computed in the store’s append turn', () => {
+  it('is never made to compute again by its own process’s writes (no retries allowed)', async () => {
+    const memory = await open(0).memory();
+    const results = await recallWhileWriting(memory, memory, 60);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const log = await memory.readEvents();
+    expect(log.filter((e) => e.kind === 'recall')).toHaveLength(60);
+    expectRecallsOfVisibleContent(log);
+  });
+
+  it('computes again on the newer head while another instance writes, and never returns deleted content', async () => {
+    const reader = await open().memory();
+    const writer = await open().memory();
+    const results = await recallWhileWriting(reader, writer, 60);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const log = await writer.readEvents();
+    expect(log.filter((e) => e.kind === 'recall')).toHaveLength(60);
+    expectRecallsOfVisibleContent(log);
+  });
+});
