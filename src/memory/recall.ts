@@ -88,6 +88,8 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
  * Invariant 8 in the store's append turn (EventStoreDB): the store reads its head, the read
  * models catch up to exactly that head and the items are retrieved there, while this process's
  * own appends of the memory wait; only another process appending first makes it compute again.
+ * The retriever may be asynchronous and may read the memory meanwhile (reads never wait for
+ * the turn); one that appends to the memory it retrieves for would wait for the turn it runs in.
  * `undefined` when the store has no such turn or the read models are not checked yet.
  */
 async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefined> {

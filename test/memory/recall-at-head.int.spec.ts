@@ -7,16 +7,23 @@
  * its own seq.
  */
 import { replay, type Sequenced } from '../../src/core/index.js';
-import { openMemledger, type Memledger, type MemoryHandle } from '../../src/memory/index.js';
+import {
+  bm25Retriever,
+  openMemledger,
+  type Memledger,
+  type MemoryHandle,
+  type Retriever,
+} from '../../src/memory/index.js';
 import { openEventStoreDbStore } from '../../src/store/eventstoredb/eventstoredb.event-log.js';
 import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
 
 let server: EsdbTestServer;
 const ledgers: Memledger[] = [];
-const open = (recallRetries?: number) => {
+const open = (recallRetries?: number, retriever?: Retriever) => {
   const ledger = openMemledger({
     store: openEventStoreDbStore({ connectionString: server.connectionString }),
     ...(recallRetries !== undefined && { recallRetries }),
+    ...(retriever !== undefined && { retriever }),
   });
   ledgers.push(ledger);
   return ledger;
@@ -76,5 +83,24 @@ describe('recall on EventStoreDB, computed in the store’s append turn', () => 
     const log = await writer.readEvents();
     expect(log.filter((e) => e.kind === 'recall')).toHaveLength(60);
     expectRecallsOfVisibleContent(log);
+  });
+
+  it('lets an asynchronous retriever read the memory while the turn waits for it', async () => {
+    const ledger = open(undefined, {
+      // A hybrid retriever that looks each hit up by id before it answers.
+      async retrieve(request) {
+        const ids = await bm25Retriever.retrieve(request);
+        const memory = await ledger.memory();
+        for (const id of ids) expect((await memory.getEvent(id)).deleted).toBe(false);
+        return ids;
+      },
+    });
+    const memory = await ledger.memory();
+    await memory.recordMessage({ speaker: 'user', content: 'tea note' });
+    const [{ items }] = await Promise.all([
+      memory.recall({ query: 'tea note' }),
+      memory.recordMessage({ speaker: 'user', content: 'something else entirely' }),
+    ]);
+    expect(items).toHaveLength(1);
   });
 });
