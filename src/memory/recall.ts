@@ -98,8 +98,8 @@ async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefin
   // The check of the read models against the log reads by id, which the turn must not wait for.
   if (!models.isVerified) await models.catchUp();
   let event: Recall | undefined;
-  const stored = await log.appendAtHead(async (lastSeq) => {
-    if (!(await models.catchUpTo(lastSeq ?? -1))) return undefined;
+  const stored = await log.appendAtHead(async (lastSeq, read) => {
+    if (!(await models.catchUpTo(lastSeq ?? -1, read))) return undefined;
     models.catchUpSearch();
     event = recallEvent(recall, await retrieve(recall, lastSeq, true));
     return [event];

@@ -67,12 +67,21 @@ export class MemoryReadModel {
 
   /**
    * Applies the log up to `head`, a head the caller has just read itself (a store's append turn,
-   * see `EventLog.appendAtHead`): no head lookup, one read. False, applying nothing, while the
-   * read models are not checked against the log yet: that check reads by id, which a caller
-   * holding the store's append turn must not wait for.
+   * see `EventLog.appendAtHead`), taking the events from `read` (what the caller read on the way
+   * there: contiguous, in seq order) when they cover what is missing, else with one read of the
+   * log. False, applying nothing, while the read models are not checked against the log yet:
+   * that check reads by id, which a caller holding the store's append turn must not wait for.
    */
-  async catchUpTo(head: number): Promise<boolean> {
+  async catchUpTo(head: number, read: readonly Sequenced[] = []): Promise<boolean> {
     if (!this.verified) return false;
+    while (this.running) await this.running.catch(() => undefined);
+    const checkpoint = this.checkpoint;
+    if (checkpoint >= head) return true;
+    const from = read.findIndex((event) => event.seq === checkpoint + 1);
+    if (from >= 0 && read.at(-1)!.seq >= head) {
+      this.db.apply(this.ownKey(), read.slice(from, from + head - checkpoint));
+      return this.checkpoint >= head;
+    }
     return (await this.reach(head)) >= head;
   }
 

@@ -69,14 +69,20 @@ export interface EventLog {
   /**
    * Optional (the EventStoreDB store, where no write lock spans processes): computes events at
    * the head and appends them expecting it, with this process's own appends of the memory held
-   * back meanwhile. `compute` is given the head the store just read (it may be async, and must
-   * not append itself). If another process moved the log before the append, the store reads
-   * the newer head and calls `compute` again, up to `attempts` times, then throws
-   * `APPEND_CONFLICT`; returning `undefined` appends nothing (resolves `undefined`). Recall uses
-   * it where `appendComputed` is missing: only other processes can then make it compute again.
+   * back meanwhile. `compute` is given the head the store just read and the events it read on
+   * the way there (the latest ones, in seq order, contiguous, ending at the head; possibly
+   * none, or starting later than the caller needs), so the caller can bring its own state to
+   * that head without reading again. It may be async, and must not append itself. If another
+   * process moved the log before the append, the store reads on and calls `compute` again, up
+   * to `attempts` times, then throws `APPEND_CONFLICT`; returning `undefined` appends nothing
+   * (resolves `undefined`). Recall uses it where `appendComputed` is missing: only other
+   * processes can then make it compute again.
    */
   appendAtHead?(
-    compute: (lastSeq: number | null) => Promise<readonly MemoryEvent[] | undefined>,
+    compute: (
+      lastSeq: number | null,
+      read: readonly Sequenced[],
+    ) => Promise<readonly MemoryEvent[] | undefined>,
     attempts: number,
   ): Promise<readonly Sequenced[] | undefined>;
 }

@@ -85,6 +85,20 @@ describe('recall on EventStoreDB, computed in the store’s append turn', () => 
     expectRecallsOfVisibleContent(log);
   });
 
+  it('brings its read models to the head from the events the store read, in one round trip', async () => {
+    const reader = await open().memory();
+    const writer = await open().memory();
+    await writer.recordMessage({ speaker: 'user', content: 'tea note' });
+    await reader.recall({ query: 'tea note' });
+    await writer.recordMessage({ speaker: 'user', content: 'more tea' });
+    await writer.recordMessage({ speaker: 'user', content: 'tea again' });
+    const reads = server.rpcCount('Read');
+    const { items } = await reader.recall({ query: 'tea' });
+    // One read by the store's turn; the read models take what it read.
+    expect(server.rpcCount('Read') - reads).toBe(1);
+    expect(items).toHaveLength(3);
+  });
+
   it('lets an asynchronous retriever read the memory while the turn waits for it', async () => {
     const ledger = open(undefined, {
       // A hybrid retriever that looks each hit up by id before it answers.

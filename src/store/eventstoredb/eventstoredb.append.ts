@@ -93,28 +93,44 @@ export async function appendInTurn(
 
 /**
  * An append computed at the stream's head (`EventLog.appendAtHead`), under the memory's mutex so
- * this process's own appends wait: each attempt reads the stream past the index's checkpoint,
- * gives `compute` the head reached and appends its events expecting that head (the guard runs
- * as for any append). When another process moved the stream first, the next attempt reads on
- * and computes again (`pauseAfterLosing`), up to `attempts` times, then
- * `APPEND_CONFLICT`. No attempt trusts the index without reading: computing is the slow part,
- * so it is done on the newest head there is.
+ * this process's own appends wait. Each attempt reads the stream past the index's checkpoint,
+ * gives `compute` the head reached and the events read on the way (so the caller brings its own
+ * state to that head without another round trip), runs the guard on the index at that head and
+ * appends expecting it. The time between the read and the append is all another process has to
+ * move the stream in; when one did, the next attempt reads on from there (`pauseAfterLosing`), up
+ * to `attempts` times, then `APPEND_CONFLICT`. No attempt trusts the index without reading:
+ * computing is the slow part, so it is done on the newest head there is.
  */
 export async function computedAppendInTurn(
   stream: EsdbStream,
   memory: IndexedMemory,
-  compute: (lastSeq: number | null) => Promise<readonly MemoryEvent[] | undefined>,
+  compute: (
+    lastSeq: number | null,
+    read: readonly Sequenced[],
+  ) => Promise<readonly MemoryEvent[] | undefined>,
   attempts: number,
 ): Promise<readonly Sequenced[] | undefined> {
+  const { index } = memory;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     stream.context.ensureOpen();
-    await catchUp(stream, memory.index);
-    const head = memory.index.checkpoint().seq;
-    const events = await compute(head);
+    const read: Sequenced[] = [];
+    await catchUp(stream, index, read);
+    const head = index.checkpoint().seq;
+    const events = await compute(head, read);
     if (events === undefined) return undefined;
-    const [outcome] = await appendInTurn(stream, memory, [{ events, expectedLastSeq: head }]);
-    if ('stored' in outcome!) return outcome.stored;
-    if (!isMemoryError(outcome!.error, 'EXPECTED_SEQ_MISMATCH')) throw outcome!.error;
+    const decided = decideInTurn(await viewOf(stream, index, events), [
+      { events, expectedLastSeq: head },
+    ]);
+    const outcome = decided.outcomes[0]!;
+    if ('error' in outcome) {
+      // Another process sharing the index file moved it since the read: read again.
+      if (!isMemoryError(outcome.error, 'EXPECTED_SEQ_MISMATCH')) throw outcome.error;
+    } else if (decided.toWrite.length === 0) {
+      return outcome.stored;
+    } else if (await write(stream, decided.toWrite, decided.lastSeq)) {
+      if (!index.apply(decided.lastSeq, decided.toWrite)) await catchUp(stream, index);
+      return outcome.stored;
+    }
     await pauseAfterLosing(attempt);
   }
   throw new MemoryError(

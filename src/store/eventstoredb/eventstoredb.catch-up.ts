@@ -17,10 +17,22 @@ const CHUNK = 1000;
 /** Reads started again when other processes keep resetting the memory's index under this one. */
 const MAX_PASSES = 5;
 
-/** Reads the events after the index's checkpoint and applies them. Call it under the memory's mutex. */
-export async function catchUp(stream: EsdbStream, index: IdIndex): Promise<void> {
+/** How many of the events it applied a catch-up hands back (the latest). */
+const RECENT = CHUNK;
+
+/**
+ * Reads the events after the index's checkpoint and applies them. Call it under the memory's
+ * mutex. `recent`, when given, receives the events applied (the latest {@link RECENT}, in seq
+ * order, contiguous), so a caller can bring other state to the same head without reading again.
+ */
+export async function catchUp(
+  stream: EsdbStream,
+  index: IdIndex,
+  recent?: Sequenced[],
+): Promise<void> {
   for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    if (await catchUpOnce(stream, index)) {
+    if (recent) recent.length = 0;
+    if (await catchUpOnce(stream, index, recent)) {
       index.verified = true;
       return;
     }
@@ -33,7 +45,17 @@ export async function catchUp(stream: EsdbStream, index: IdIndex): Promise<void>
 }
 
 /** One pass; false when the index was (or must be) reset, and the pass must start again. */
-async function catchUpOnce(stream: EsdbStream, index: IdIndex): Promise<boolean> {
+async function catchUpOnce(
+  stream: EsdbStream,
+  index: IdIndex,
+  recent: Sequenced[] | undefined,
+): Promise<boolean> {
+  const applied = (events: Sequenced[]) => {
+    if (!recent) return true;
+    recent.push(...events);
+    if (recent.length > RECENT) recent.splice(0, recent.length - RECENT);
+    return true;
+  };
   const base = index.checkpoint();
   let pending: Sequenced[] = [];
   // An empty index has no checkpoint to check.
@@ -48,6 +70,7 @@ async function catchUpOnce(stream: EsdbStream, index: IdIndex): Promise<boolean>
     pending.push(event);
     if (pending.length >= CHUNK) {
       if (!index.apply(base.seq, pending)) return false;
+      applied(pending);
       pending = [];
     }
   }
@@ -56,5 +79,5 @@ async function catchUpOnce(stream: EsdbStream, index: IdIndex): Promise<boolean>
     index.reset(base);
     return false;
   }
-  return pending.length === 0 || index.apply(base.seq, pending);
+  return pending.length === 0 || (index.apply(base.seq, pending) && applied(pending));
 }

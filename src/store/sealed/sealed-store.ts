@@ -134,7 +134,10 @@ function sealedLog(
         attempts: number,
       ) => {
         await ready;
-        const stored = await log.appendAtHead!(compute, attempts);
+        const stored = await log.appendAtHead!(
+          (lastSeq, read) => compute(lastSeq, openEvents(keys, memoryId, read)),
+          attempts,
+        );
         return stored && openEvents(keys, memoryId, stored);
       },
     }),

@@ -43,6 +43,19 @@ describe('EventStoreDB store: appends computed at the head', () => {
     expect(stored!.map((e) => e.seq)).toEqual([3]);
   });
 
+  it('hands compute the events it read on the way to the head', async () => {
+    const log = open().log();
+    const peer = open().log();
+    const [first] = await log.append([message('mine')]);
+    const theirs = await peer.append([message('the peer’s'), message('and another')]);
+    let given: readonly Sequenced[] = [];
+    await atHead(log)(async (_head, read) => {
+      given = read;
+      return [recallOf([first!.id])];
+    }, 3);
+    expect(given).toEqual(theirs);
+  });
+
   it('computes again on the newer head when another instance appended meanwhile', async () => {
     const log = open().log();
     const peer = open().log();
