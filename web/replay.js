@@ -35,9 +35,13 @@ export function renderReplayControls() {
   renderDeleteControls();
 }
 
-/** After a new event: when following, move the replay point (and the state) along with it. */
+/**
+ * After an event reached the timeline: when following, move the replay point (and the state)
+ * along with it. The stream starts with recent history the state already shows, which moves
+ * nothing: reloading the state for it dropped the answer of a "Show more" clicked meanwhile.
+ */
 export function followNewEvent() {
-  if (session.following) {
+  if (session.following && session.viewSeq !== session.lastSeq) {
     session.viewSeq = session.lastSeq;
     scheduleState(60);
   }
