@@ -65,24 +65,30 @@ async function recallWhileWriting(reader: MemoryHandle, writer: MemoryHandle, ro
   return Promise.allSettled(recalls);
 }
 
+/**
+ * `rounds` recalls fired while `writer` appends and deletes: none may fail, each is on record,
+ * and none returned content deleted before it.
+ */
+async function expectEveryRecallOnRecord(
+  reader: MemoryHandle,
+  writer: MemoryHandle,
+  rounds: number,
+): Promise<void> {
+  const results = await recallWhileWriting(reader, writer, rounds);
+  expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+  const log = await writer.readEvents();
+  expect(log.filter((e) => e.kind === 'recall')).toHaveLength(rounds);
+  expectRecallsOfVisibleContent(log);
+}
+
 describe('recall on EventStoreDB, computed in the store’s append turn', () => {
   it('is never made to compute again by its own process’s writes (no retries allowed)', async () => {
     const memory = await open(0).memory();
-    const results = await recallWhileWriting(memory, memory, 60);
-    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    const log = await memory.readEvents();
-    expect(log.filter((e) => e.kind === 'recall')).toHaveLength(60);
-    expectRecallsOfVisibleContent(log);
+    await expectEveryRecallOnRecord(memory, memory, 60);
   });
 
   it('computes again on the newer head while another instance writes, and never returns deleted content', async () => {
-    const reader = await open().memory();
-    const writer = await open().memory();
-    const results = await recallWhileWriting(reader, writer, 60);
-    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    const log = await writer.readEvents();
-    expect(log.filter((e) => e.kind === 'recall')).toHaveLength(60);
-    expectRecallsOfVisibleContent(log);
+    await expectEveryRecallOnRecord(await open().memory(), await open().memory(), 60);
   });
 
   it('brings its read models to the head from the events the store read, in one round trip', async () => {
