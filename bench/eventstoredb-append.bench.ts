@@ -8,7 +8,7 @@
  * cold raw run followed by a warm adapter run flatters the adapter.
  *
  * An uncontended adapter append is one round trip, as the raw client's: the event id is a content
- * address (eventstoredb.append.ts), so the server's answer needs no read back. What the adapter
+ * address (eventstoredb.write.ts), so the server's answer needs no read back. What the adapter
  * adds is local: the guard's lookup in the id index, the decision, the content address, and
  * recording the appended ids in the index. The in-process server answers in ~0.1 ms, so that
  * local work shows here far more than against a real server over a network.

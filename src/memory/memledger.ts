@@ -46,8 +46,9 @@ export interface MemledgerOptions {
    * recall is computed under the write lock and never moves; with EventStoreDB only another
    * process's appends can move it (the recall is computed in this process's append turn). Two
    * instances writing one memory at full speed make some recalls compute again many times in a
-   * row (`npm run faults -- --only shared-esdb`: up to 55), so the budget is generous; a recall
-   * that uses it up answers `APPEND_CONFLICT` and writes nothing. @defaultValue 100
+   * row (`npm run faults -- --only shared-esdb`: tens of times, once over 100), so the budget is
+   * generous; a recall that uses it up answers `APPEND_CONFLICT` and writes nothing.
+   * @defaultValue 100
    */
   readonly recallRetries?: number;
   /** Clock and id generator for new events. @defaultValue wall clock, UUID v7 */

@@ -2,7 +2,7 @@
  * The EventStoreDB / KurrentDB store (`@eventstore/db-client`): the production adapter.
  *
  * One stream per memory, `memory-<memoryId>`; the stream revision IS the seq (revision 0 =
- * seq 0); the ESDB event id is a content address of the event (eventstoredb.append.ts), the
+ * seq 0); the ESDB event id is a content address of the event (eventstoredb.write.ts), the
  * event type is `Message` / `Document` / `Recall` / `Deletion`, and the data is the event's JSON
  * without seq (codec.ts). The guard (eventstoredb.append.ts) runs on an id index in a local
  * SQLite file (eventstoredb.id-index.ts, caught up by eventstoredb.catch-up.ts) and appends with

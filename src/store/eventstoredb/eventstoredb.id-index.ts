@@ -11,7 +11,7 @@
  * It is brought up to date by reading the stream forwards from its checkpoint
  * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`,
  * and by the guard itself with the events it just appended (their success proves what the
- * stream holds, see eventstoredb.append.ts). A
+ * stream holds, see eventstoredb.write.ts). A
  * read rather than a live subscription, because the guard must decide on the log as it is
  * *now*: a subscription is at best "recent", and the extra read is one small RPC that usually
  * returns nothing.

@@ -10,7 +10,7 @@ import {
 } from '@eventstore/db-client';
 import type { MemoryEvent, Sequenced } from '../../../src/core/index.js';
 import { encodeEvent } from '../../../src/store/codec.js';
-import { contentEventId } from '../../../src/store/eventstoredb/eventstoredb.append.js';
+import { contentEventId } from '../../../src/store/eventstoredb/eventstoredb.write.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import {
   openEventStoreDbStore,
