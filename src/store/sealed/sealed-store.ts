@@ -94,6 +94,12 @@ function sealedLog(
   handoff: PlainHandoff,
 ): SizedEventLog {
   const { memoryId } = log;
+  /** A computed append once the key store is ready, its stored events opened. */
+  const computedAppend = async (append: () => Promise<readonly Sequenced[] | undefined>) => {
+    await ready;
+    const stored = await append();
+    return stored && openEvents(keys, memoryId, stored);
+  };
   return {
     memoryId,
     get limits() {
@@ -122,24 +128,20 @@ function sealedLog(
     },
     // Computed appends (recall) write no content: nothing to seal, only what comes back to open.
     ...(log.appendComputed && {
-      appendComputed: async (compute: Parameters<NonNullable<EventLog['appendComputed']>>[0]) => {
-        await ready;
-        const stored = await log.appendComputed!(compute);
-        return stored && openEvents(keys, memoryId, stored);
-      },
+      appendComputed: (compute: Parameters<NonNullable<EventLog['appendComputed']>>[0]) =>
+        computedAppend(() => log.appendComputed!(compute)),
     }),
     ...(log.appendAtHead && {
-      appendAtHead: async (
+      appendAtHead: (
         compute: Parameters<NonNullable<EventLog['appendAtHead']>>[0],
         attempts: number,
-      ) => {
-        await ready;
-        const stored = await log.appendAtHead!(
-          (lastSeq, read) => compute(lastSeq, openEvents(keys, memoryId, read)),
-          attempts,
-        );
-        return stored && openEvents(keys, memoryId, stored);
-      },
+      ) =>
+        computedAppend(() =>
+          log.appendAtHead!(
+            (lastSeq, read) => compute(lastSeq, openEvents(keys, memoryId, read)),
+            attempts,
+          ),
+        ),
     }),
     async *read(options: ReadOptions = {}) {
       await ready;
