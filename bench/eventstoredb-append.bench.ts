@@ -14,7 +14,8 @@
  * local work shows here far more than against a real server over a network.
  *
  * It runs with the id index in process memory (the store's default) and in a file (as the
- * application keeps it: WAL, `synchronous=NORMAL`, a commit per append).
+ * application keeps it: WAL, `synchronous=NORMAL`, the writes of a burst committed together after
+ * 5 ms, src/db/delayed-commit.ts).
  *
  * Each round times both paths back to back, so the per-round ratio compares like with like on a
  * shared machine; the median of those ratios is the headline figure.

@@ -32,6 +32,8 @@ export type StoreKind =
       readonly connectionString: string;
       /** The id index file (`EventStoreDbStoreExtra.idIndex`). @defaultValue ':memory:' */
       readonly idIndex?: string;
+      /** Commit delay of the id index file (`EventStoreDbStoreExtra`). @defaultValue 5 */
+      readonly idIndexCommitDelayMs?: number;
       /** The server's maximum append size (`EventStoreDbStoreExtra`). @defaultValue 1 MiB */
       readonly maxAppendBytes?: number;
       /** The deadline of each append. @defaultValue 10000 */

@@ -83,6 +83,15 @@ export interface EventStoreDbStoreExtra {
    */
   readonly idIndex?: string;
   /**
+   * How long the first write to an id index file waits for others to commit with it, in
+   * milliseconds; 0 commits each at once. A burst of appends then costs the file one commit, not
+   * one each; a crash loses at most that window of index rows, which the next catch-up reads
+   * from the stream again. Once another process is seen committing to the same file, this
+   * store's writes commit at once (src/db/delayed-commit.ts). No effect on `:memory:`.
+   * @defaultValue 5
+   */
+  readonly idIndexCommitDelayMs?: number;
+  /**
    * The server's maximum append size in bytes (KurrentDB/EventStoreDB `MaxAppendSize`). Every
    * append must fit in it, counted as memledger counts sizes (each event's JSON plus 16 bytes
    * for its type; the server counts no more), and every event must fit alone: larger ones are
@@ -115,7 +124,7 @@ export function openEventStoreDbStore(
   const { client, owned, endpoint, scheme, secrets } = connect(options, extra);
   let idIndex: IdIndexFile;
   try {
-    idIndex = new IdIndexFile(extra.idIndex ?? ':memory:');
+    idIndex = new IdIndexFile(extra.idIndex ?? ':memory:', extra.idIndexCommitDelayMs);
   } catch (error) {
     if (owned) void client.dispose().catch(() => undefined);
     throw error;

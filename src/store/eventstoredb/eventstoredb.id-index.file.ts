@@ -6,9 +6,14 @@
  * Known checkpoints save the guard a read and a transaction per append. They are only trusted
  * while `PRAGMA data_version` is unchanged: another process sharing the file that commits
  * anything (an append, a catch-up, a reset) changes it, and they are read again.
+ *
+ * A file's writes commit together, `commitDelayMs` after the first of a burst
+ * (src/db/delayed-commit.ts): the index is derived from the streams, and a crash that loses the
+ * last writes only makes the next catch-up read those events again.
  */
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
+import { DelayedCommit } from '../../db/delayed-commit.js';
 import { openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
 import { prepare, type Statements } from './eventstoredb.id-index.statements.js';
 
@@ -28,13 +33,24 @@ export class IdIndexFile {
    */
   private readonly knownSeqs = new Map<number, number | null>();
   private knownVersion = 0;
+  /** Writes to a file commit together (a burst's rows in one transaction); to `:memory:`, at once. */
+  private readonly delayed: DelayedCommit | undefined;
 
-  /** Opens (creating when needed) the file at `path`; `:memory:` for a private one. */
-  constructor(readonly path: string) {
+  /**
+   * Opens (creating when needed) the file at `path`; `:memory:` for a private one. A file's
+   * writes commit `commitDelayMs` after the first of a burst (0: each at once).
+   */
+  constructor(
+    readonly path: string,
+    commitDelayMs = DEFAULT_COMMIT_DELAY_MS,
+  ) {
     this.db = openIdIndexDatabase(path);
     this.sql = prepare(this.db);
     this.transaction = this.db.transaction((work: () => unknown) => work());
     this.shared = path !== ':memory:' && path !== '';
+    // What this connection knew of its uncommitted checkpoints went with a lost transaction.
+    const lost = () => this.knownSeqs.clear();
+    this.delayed = this.shared ? new DelayedCommit(this.db, path, commitDelayMs, lost) : undefined;
   }
 
   /** Runs `work` translating SQLite errors; `mode` picks the transaction, if any. */
@@ -44,8 +60,11 @@ export class IdIndexFile {
     }
     try {
       if (mode === undefined) return work();
+      if (mode === 'write') this.delayed?.join();
+      // Within a delayed transaction both nest as a savepoint: a failed write rolls back alone.
       return (mode === 'write' ? this.transaction.immediate(work) : this.transaction(work)) as T;
     } catch (error) {
+      this.delayed?.afterError();
       if (error instanceof MemoryError) throw error;
       const code = (error as { code?: unknown }).code;
       const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
@@ -87,14 +106,24 @@ export class IdIndexFile {
     return seq;
   }
 
+  /** Call before a statement that writes outside {@link run}'s write mode (it commits alone). */
+  beforeWrite(): void {
+    this.delayed?.commitOthers();
+  }
+
   /** Records the checkpoint of `mem` after this connection committed it; `undefined` forgets it. */
   committed(mem: number, seq: number | null | undefined): void {
     if (seq === undefined) this.knownSeqs.delete(mem);
     else this.knownSeqs.set(mem, seq);
   }
 
-  /** Closes the file (once). */
+  /** Commits the delayed writes, if any, and closes the file (once). */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.delayed?.commit();
+    this.db.close();
   }
 }
+
+/** How long a file's first write of a burst waits for others to commit with it. */
+export const DEFAULT_COMMIT_DELAY_MS = 5;

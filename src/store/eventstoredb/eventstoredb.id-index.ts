@@ -236,6 +236,7 @@ export class IdIndex {
     if (this.key !== undefined) return this.key;
     let key = this.sql.memKey.get(this.streamName);
     if (key === undefined) {
+      this.file.beforeWrite();
       this.sql.addMemory.run(this.streamName);
       key = this.sql.memKey.get(this.streamName)!;
     }

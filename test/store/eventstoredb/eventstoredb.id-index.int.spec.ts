@@ -72,6 +72,18 @@ const openCounting = (idIndex = file) => {
   stores.push(store);
   return { store, starts };
 };
+/** Waits (at most 5 s) until `db` sees the default memory's checkpoint at `seq`. */
+async function untilCommitted(db: Database.Database, seq: number): Promise<void> {
+  const checkpoint = db
+    .prepare<[], number | null>(
+      "SELECT last_seq FROM esdb_index_streams WHERE stream = 'memory-default'",
+    )
+    .pluck();
+  const deadline = Date.now() + 5_000;
+  while (checkpoint.get() !== seq && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 const writeRaw = (client: EventStoreDBClient, events: readonly MemoryEvent[]) =>
   client.appendToStream(
     'memory-default',
@@ -158,7 +170,10 @@ describe('EventStoreDB id index file', () => {
     for (const item of items) await log.append([item]);
     // What another process's reset commits (eventstoredb.id-index.ts reset): the memory's rows
     // and checkpoint dropped in one transaction, while this store holds checkpoint 2 in hand.
+    // A process would wait for the lock while this store's delayed commit is open; a connection
+    // of this thread cannot, so it starts once that commit has landed.
     const db = new Database(file);
+    await untilCommitted(db, 2);
     db.transaction(() => {
       const mem = db
         .prepare<[], number>("SELECT mem FROM esdb_index_streams WHERE stream = 'memory-default'")
