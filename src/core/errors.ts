@@ -41,6 +41,8 @@ export const MEMORY_ERROR_CODES = [
   'KEY_STORE_LOCKED',
   'KEY_STORE_MISSING',
   'KEY_MISSING',
+  // a plugged-in retriever that did not answer within `retrieverTimeoutMs`
+  'RETRIEVER_TIMEOUT',
   // infrastructure
   'STORE_UNAVAILABLE',
   'STORE_CLOSED',

@@ -72,6 +72,7 @@ export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   INTERNAL_ERROR: 500,
   STORE_UNAVAILABLE: 503,
   STORE_CLOSED: 503,
+  RETRIEVER_TIMEOUT: 504,
 };
 
 /** The request body encodings the server decodes (body-parser's; zstd too where Node has it). */

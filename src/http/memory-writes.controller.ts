@@ -116,7 +116,7 @@ export class MemoryWritesController {
     'RecallResult',
     '`{ recall, items }`: the stored Recall and the items it returned.',
   )
-  @ApiErrorResponses(400, 409, 413, 415)
+  @ApiErrorResponses(400, 409, 413, 415, 504)
   recall(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(RecallBody, 'recall body')) body: z.output<typeof RecallBody>,

@@ -196,7 +196,7 @@ export const ItemHistory = z.strictObject({
 export const ValidationIssue = z.strictObject({ path: z.string(), message: z.string() });
 
 /** The statuses an error response can have, each with its own schema of codes. */
-export const ERROR_STATUSES = [400, 401, 404, 409, 413, 415, 500, 503] as const;
+export const ERROR_STATUSES = [400, 401, 404, 409, 413, 415, 500, 503, 504] as const;
 /** A documented error status. */
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
@@ -256,6 +256,7 @@ export const RESPONSE_SCHEMAS = {
   Error415: errorBody(415),
   Error500: errorBody(500),
   Error503: errorBody(503),
+  Error504: errorBody(504),
 } as const satisfies Record<string, z.ZodType> & Record<`Error${ErrorStatus}`, z.ZodType>;
 
 /** A response schema's component name. */

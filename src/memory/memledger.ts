@@ -51,6 +51,15 @@ export interface MemledgerOptions {
    * @defaultValue 100
    */
   readonly recallRetries?: number;
+  /**
+   * How long a recall waits for an asynchronous retriever before it fails with
+   * `RETRIEVER_TIMEOUT`, appending nothing. On EventStoreDB the retriever runs in the memory's
+   * append turn, so this also bounds how long a slow retriever holds back this process's
+   * appends to that memory; and a retriever that appends to the memory it retrieves for, which
+   * waits for that very turn, fails the recall after this long instead of hanging it.
+   * @defaultValue 30000
+   */
+  readonly retrieverTimeoutMs?: number;
   /** Clock and id generator for new events. @defaultValue wall clock, UUID v7 */
   readonly defaults?: EventDefaults;
   /** Open memories kept at most; the least recently used closes first. @defaultValue 1000 */
@@ -98,6 +107,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     retriever: options.retriever ?? bm25Retriever,
     recallLimit: options.recallLimit ?? 5,
     recallRetries: options.recallRetries ?? 100,
+    retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);

@@ -69,4 +69,5 @@ export interface MemorySettings {
   readonly retriever: Retriever;
   readonly recallLimit: number;
   readonly recallRetries: number;
+  readonly retrieverTimeoutMs: number;
 }

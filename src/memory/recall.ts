@@ -89,7 +89,8 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
  * models catch up to exactly that head and the items are retrieved there, while this process's
  * own appends of the memory wait; only another process appending first makes it compute again.
  * The retriever may be asynchronous and may read the memory meanwhile (reads never wait for
- * the turn); one that appends to the memory it retrieves for would wait for the turn it runs in.
+ * the turn); one that appends to the memory it retrieves for would wait for the turn it runs in,
+ * and fails the recall with `RETRIEVER_TIMEOUT` once `retrieverTimeoutMs` has passed.
  * `undefined` when the store has no such turn or the read models are not checked yet.
  */
 async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefined> {
@@ -148,13 +149,44 @@ function retrieve(
   const asOfSeq = lastSeq ?? -1;
   const search = (query: string, max: number) =>
     db.search.search(mem, query, { limit: max, asOfSeq });
-  return settings.retriever.retrieve({
+  const ids = settings.retriever.retrieve({
     memoryId: log.memoryId,
     query: request.query,
     limit,
     asOfSeq: lastSeq,
     keywordSearch: ownTransaction ? (query, max) => db.read(() => search(query, max)) : search,
   });
+  return Array.isArray(ids)
+    ? ids
+    : withinTimeout(Promise.resolve(ids), settings.retrieverTimeoutMs, log.memoryId);
+}
+
+/**
+ * The retriever's answer, or `RETRIEVER_TIMEOUT` after `ms`: a plugged-in retriever may call a
+ * service that never answers, and on EventStoreDB it runs in the memory's append turn, which it
+ * would hold for as long (a retriever that appends to its own memory waits for that turn). Its
+ * late answer, if any, is dropped.
+ */
+function withinTimeout(
+  ids: Promise<readonly string[]>,
+  ms: number,
+  memoryId: string,
+): Promise<readonly string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new MemoryError(
+            'RETRIEVER_TIMEOUT',
+            `Recall in memory ${memoryId}: the retriever did not answer within ${ms} ms (retrieverTimeoutMs); nothing was appended. A retriever must not append to the memory it retrieves for.`,
+            { details: { memoryId, timeoutMs: ms } },
+          ),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([ids, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The stored Recall, applied to the read models, and the items it names as they are stored. */

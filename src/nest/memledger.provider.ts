@@ -31,6 +31,10 @@ export function openMemledgerOver(store: MemoryStore, options: MemoryModuleOptio
     ...(options.idleCloseMs === undefined ? {} : { idleCloseMs: options.idleCloseMs }),
     ...(options.retriever ? { retriever: options.retriever } : {}),
     ...(options.recallLimit === undefined ? {} : { recallLimit: options.recallLimit }),
+    ...(options.recallRetries === undefined ? {} : { recallRetries: options.recallRetries }),
+    ...(options.retrieverTimeoutMs === undefined
+      ? {}
+      : { retrieverTimeoutMs: options.retrieverTimeoutMs }),
     ...(options.defaults ? { defaults: options.defaults } : {}),
   });
   return traceMemledger(memledger, options.telemetry);

@@ -35,6 +35,10 @@ export interface MemoryModuleOptions {
   readonly idleCloseMs?: number;
   /** Retrieval behind the Recall command. @defaultValue BM25 over the search read model */
   readonly retriever?: Retriever;
+  /** Recomputations of a recall whose log moved (`openMemledger`'s `recallRetries`). @defaultValue 100 */
+  readonly recallRetries?: number;
+  /** How long a recall waits for an asynchronous retriever (`retrieverTimeoutMs`). @defaultValue 30000 */
+  readonly retrieverTimeoutMs?: number;
   /**
    * Deletes expired content (`retainUntil` passed) by a Deletion requested by
    * `retention-policy`, on an interval. @defaultValue off

@@ -193,6 +193,26 @@ describe.each(storeKinds())('memledger facade on $name', (kind) => {
     expect(results.every((r) => r.items.length === 1)).toBe(true);
   });
 
+  it('fails a recall whose asynchronous retriever never answers with RETRIEVER_TIMEOUT naming the limit, and appends nothing', async () => {
+    const patient = openMemledger({
+      store: kind.open(),
+      retriever: { retrieve: () => new Promise<readonly string[]>(() => undefined) },
+      retrieverTimeoutMs: 50,
+    });
+    try {
+      const memory = await patient.memory();
+      await memory.recordMessage({ speaker: 'user', content: 'tea note' });
+
+      const error = await rejectionOf(memory.recall({ query: 'tea note' }));
+
+      expect(error.code).toBe('RETRIEVER_TIMEOUT');
+      expect(error.message).toContain('50 ms');
+      expect((await memory.readEvents()).map((event) => event.kind)).toEqual(['message']);
+    } finally {
+      await patient.close();
+    }
+  });
+
   it('rejects input of the wrong type with VALIDATION_FAILED naming the field, never a TypeError', async () => {
     const memory = await memledger.memory();
     const untyped = memory as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;

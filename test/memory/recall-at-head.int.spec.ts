@@ -19,11 +19,12 @@ import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-s
 
 let server: EsdbTestServer;
 const ledgers: Memledger[] = [];
-const open = (recallRetries?: number, retriever?: Retriever) => {
+const open = (recallRetries?: number, retriever?: Retriever, retrieverTimeoutMs?: number) => {
   const ledger = openMemledger({
     store: openEventStoreDbStore({ connectionString: server.connectionString }),
     ...(recallRetries !== undefined && { recallRetries }),
     ...(retriever !== undefined && { retriever }),
+    ...(retrieverTimeoutMs !== undefined && { retrieverTimeoutMs }),
   });
   ledgers.push(ledger);
   return ledger;
@@ -122,5 +123,34 @@ describe('recall on EventStoreDB, computed in the store’s append turn', () => 
       memory.recordMessage({ speaker: 'user', content: 'something else entirely' }),
     ]);
     expect(items).toHaveLength(1);
+  });
+
+  it('fails a recall whose retriever appends to its own memory with RETRIEVER_TIMEOUT, instead of waiting forever for the turn the retriever runs in; the append then lands', async () => {
+    let noted: Promise<unknown> | undefined;
+    const ledger = open(
+      undefined,
+      {
+        // Waits for its own append, which waits for the append turn this retriever holds.
+        async retrieve(request) {
+          const memory = await ledger.memory();
+          noted = memory.recordMessage({ speaker: 'tool', content: `looked up ${request.query}` });
+          await noted;
+          return bm25Retriever.retrieve(request);
+        },
+      },
+      300,
+    );
+    const memory = await ledger.memory();
+    await memory.recordMessage({ speaker: 'user', content: 'tea note' });
+
+    const error = await memory.recall({ query: 'tea note' }).catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({
+      code: 'RETRIEVER_TIMEOUT',
+      message: expect.stringContaining('300 ms') as string,
+    });
+    await noted;
+    const kinds = (await memory.readEvents()).map((event) => event.kind);
+    expect(kinds).toEqual(['message', 'message']);
   });
 });

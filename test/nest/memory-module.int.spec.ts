@@ -18,7 +18,7 @@ import {
   SearchMemoryQuery,
 } from '../../src/nest.js';
 import { rejectionOf } from '../support/collect.js';
-import { nestStoreKinds, useMemoryApp } from './nest-stores.js';
+import { nestStoreKinds, startMemoryApp, useMemoryApp } from './nest-stores.js';
 
 const kinds = nestStoreKinds();
 
@@ -74,6 +74,28 @@ describe.each(kinds)('MemoryModule commands and queries on $name', (kind) => {
     expect(stats[hit.id]).toMatchObject({ count: 1, lastRecalledSeq: 2 });
     const events = await queries.execute(new ReadEventsQuery('agent-1', {}));
     expect(events.at(-1)).toEqual(recall);
+  });
+
+  it('passes retrieverTimeoutMs to the recall: a retriever that never answers fails it with RETRIEVER_TIMEOUT', async () => {
+    await app.moduleRef.close(); // this test boots its own app on the same store
+    const own = await startMemoryApp({
+      store: kind.config(),
+      retriever: { retrieve: () => new Promise<readonly string[]>(() => undefined) },
+      retrieverTimeoutMs: 50,
+      recallRetries: 0,
+    });
+    try {
+      await own.commands.execute(
+        new RecordMessageCommand(undefined, { speaker: 'user', content: 'blue door' }),
+      );
+      const error = await rejectionOf(
+        own.commands.execute(new RecallCommand(undefined, { query: 'door', limit: undefined })),
+      );
+      expect(error).toMatchObject({ code: 'RETRIEVER_TIMEOUT' });
+      expect(error.message).toContain('50 ms');
+    } finally {
+      await own.moduleRef.close();
+    }
   });
 
   it('records a recall the caller computed itself', async () => {
