@@ -7,6 +7,7 @@ import { status, type handleServerStreamingCall, type ServerWritableStream } fro
 import { streamNameOf, toStreamIdentifier } from './codec.js';
 import { statusError, streamDeletedError } from './errors.js';
 import { toAllFilter, type AllFilter } from './event-filter.js';
+import { fromRevision } from './stream-metadata.js';
 import { responder, type Responder } from './links.js';
 import { streamsPb } from './proto.js';
 import type { ServerContext } from './server-context.js';
@@ -105,17 +106,17 @@ function readStream(
     return;
   }
   const backwards = options.getReadDirection() === ReadDirection.BACKWARDS;
-  let events = result.events;
+  const all = result.events;
+  const count = countOf(options);
+  // Only the events returned are visited (revision order: a binary search finds the start).
   if (backwards) {
-    events = [...events].reverse();
-    if (start.kind === 'revision')
-      events = events.filter((event) => event.revision <= start.revision);
-  } else if (start.kind === 'revision') {
-    events = events.filter((event) => event.revision >= start.revision);
-  } else if (start.kind === 'end') {
-    events = []; // Forwards from the end has nothing to read.
+    const from = start.kind === 'revision' ? fromRevision(all, start.revision + 1n) : all.length;
+    for (let i = from - 1; i >= 0 && from - i <= count; i--) call.write(respond(all[i]!));
+  } else if (start.kind !== 'end') {
+    // Forwards from the end has nothing to read.
+    const from = start.kind === 'revision' ? fromRevision(all, start.revision) : 0;
+    for (let i = from; i < all.length && i - from < count; i++) call.write(respond(all[i]!));
   }
-  for (const event of events.slice(0, countOf(options))) call.write(respond(event));
   // Compatibility level 1 (the Rust client) also gets the last revision; others ignore it.
   const lastEvent = result.events.at(-1);
   if ((options.getControlOption()?.getCompatibility() ?? 0) >= 1 && lastEvent !== undefined) {

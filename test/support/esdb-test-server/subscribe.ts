@@ -9,6 +9,7 @@ import { serverStoppingError, streamDeletedError } from './errors.js';
 import type { Responder } from './links.js';
 import type { AllFilter } from './event-filter.js';
 import { streamsPb } from './proto.js';
+import { fromRevision } from './stream-metadata.js';
 import type { ReadCall } from './read.js';
 import type { ServerContext } from './server-context.js';
 import { STREAM_DELETED_EVENT_TYPE } from './store.js';
@@ -45,10 +46,9 @@ export function subscribeToStream(
   }
   const result = store.readStream(streamName);
   if (result.kind === 'ok' && start.kind !== 'end') {
-    const after = start.kind === 'revision' ? start.revision : -1n;
-    for (const event of result.events) {
-      if (event.revision > after) call.write(respond(event));
-    }
+    const { events } = result;
+    const from = start.kind === 'revision' ? fromRevision(events, start.revision + 1n) : 0;
+    for (let i = from; i < events.length; i++) call.write(respond(events[i]!));
   }
   call.write(caughtUp());
   keepLive(context, call, (record, stop) => {
