@@ -55,7 +55,11 @@ export class DelayedCommit {
    * that fails still rolls back alone.
    */
   join(): boolean {
-    if (this.timer !== undefined) return true;
+    if (this.timer !== undefined) {
+      if (this.db.inTransaction) return true;
+      // Something ended it without a commit (an error the caller did not report): lost.
+      this.end(true);
+    }
     this.commitOthers();
     if (this.delayMs <= 0 || this.shared || this.db.inTransaction) return false;
     if (this.version.get() !== this.seenVersion) {
