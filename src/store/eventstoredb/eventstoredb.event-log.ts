@@ -9,7 +9,6 @@
  * the expected revision it decided at; subscriptions survive outages
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
-import { EventStoreDBClient } from '@eventstore/db-client';
 import { EVENT_TYPE_ALLOWANCE, LIMITS, MemoryError, type MemoryEvent } from '../../core/index.js';
 import { validateAppendInput, type SizedEventLog } from '../append-input.js';
 import type {
@@ -20,7 +19,7 @@ import type {
 } from '../event-log.port.js';
 import { computedAppendInTurn } from './eventstoredb.append.js';
 import { guardedAppend } from './eventstoredb.append-queue.js';
-import { parseEndpoint, redact } from './eventstoredb.errors.js';
+import { connect, type EventStoreDbStoreOptions } from './eventstoredb.connection.js';
 import { catchUp } from './eventstoredb.catch-up.js';
 import { IdIndexFile } from './eventstoredb.id-index.file.js';
 import { indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
@@ -37,12 +36,7 @@ import { resilientSubscription } from './eventstoredb.subscription.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 
-/**
- * Where the store connects: a connection string (`esdb://`, `esdb+discover://`, TLS on or off;
- * the store then owns the client and disposes it on close), or a client the caller owns.
- */
-export type EventStoreDbStoreOptions =
-  { readonly connectionString: string } | { readonly client: EventStoreDBClient };
+export type { EventStoreDbStoreOptions } from './eventstoredb.connection.js';
 
 /** Tuning of {@link openEventStoreDbStore}. */
 export interface EventStoreDbStoreExtra {
@@ -121,7 +115,7 @@ export function openEventStoreDbStore(
       `Invalid EventStoreDB stream prefix ${JSON.stringify(streamPrefix)}: it must be non-empty and not start with $.`,
     );
   }
-  const { client, owned, endpoint, scheme, secrets } = connect(options, extra);
+  const { client, owned, endpoint, scheme, secrets } = connect(options, extra.endpoint);
   let idIndex: IdIndexFile;
   try {
     idIndex = new IdIndexFile(extra.idIndex ?? ':memory:', extra.idIndexCommitDelayMs);
@@ -184,35 +178,6 @@ export function openEventStoreDbStore(
       idIndex.close();
     },
   };
-}
-
-interface Connection {
-  readonly client: EventStoreDBClient;
-  readonly owned: boolean;
-  readonly endpoint: string;
-  readonly scheme: string;
-  readonly secrets: readonly string[];
-}
-
-function connect(options: EventStoreDbStoreOptions, extra: EventStoreDbStoreExtra): Connection {
-  if ('client' in options) {
-    const endpoint = redact(extra.endpoint ?? 'caller-supplied client');
-    return { client: options.client, owned: false, endpoint, scheme: 'esdb', secrets: [] };
-  }
-  const parsed = parseEndpoint(options.connectionString);
-  const secrets = parsed.password === undefined ? [] : [parsed.password];
-  try {
-    const client = EventStoreDBClient.connectionString(options.connectionString);
-    return { client, owned: true, endpoint: parsed.endpoint, scheme: parsed.scheme, secrets };
-  } catch (cause) {
-    // The parser quotes the string it rejects, so its message is redacted before it is repeated.
-    const reason = redact(cause instanceof Error ? cause.message : String(cause), secrets);
-    throw new MemoryError(
-      'STORE_FAILED',
-      `Invalid EventStoreDB connection string for ${parsed.endpoint}: ${reason}`,
-      { details: { endpoint: parsed.endpoint }, cause },
-    );
-  }
 }
 
 function eventStoreDbLog(
