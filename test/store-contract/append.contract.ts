@@ -85,6 +85,22 @@ export function describeAppendContract(ctx: ContractContext): void {
       expect(retried).toEqual(first);
     });
 
+    it('a retried batch whose first events are stored returns them as stored and appends the rest', async () => {
+      const log = ctx.store().log();
+      const [a, b, c] = [message('stored before'), doc(), message('not yet')];
+      const [storedA] = await log.append([a]);
+
+      const retried = await log.append([a, b, c]);
+
+      expect(retried[0]).toEqual(storedA);
+      expect(retried.map((event) => [event.id, event.seq])).toEqual([
+        [a.id, 0],
+        [b.id, 1],
+        [c.id, 2],
+      ]);
+      expect((await readAll(log)).map((event) => event.id)).toEqual([a.id, b.id, c.id]);
+    });
+
     it('appends several events atomically: one invalid event and none is written', async () => {
       const log = ctx.store().log();
       const m = message('would be first');
