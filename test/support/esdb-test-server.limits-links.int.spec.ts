@@ -37,18 +37,30 @@ const testEvents = (count: number): EventData[] =>
 type BatchAppendReq = InstanceType<typeof streamsPb.BatchAppendReq>;
 type BatchAppendResp = InstanceType<typeof streamsPb.BatchAppendResp>;
 
-/** A bare gRPC BatchAppend call, so a test controls every chunk and its timing. */
+type AppendReq = InstanceType<typeof streamsPb.AppendReq>;
+
+/** The Streams service's calls as bare gRPC, so a test controls every message and its timing. */
+interface RawStreamsClient {
+  batchAppend(): ClientDuplexStream<BatchAppendReq, BatchAppendResp>;
+  append(
+    metadata: Metadata,
+    callback: (error: ServiceError | null) => void,
+  ): ClientWritableStream<AppendReq>;
+}
+
+function rawStreamsClient(server: EsdbTestServer): RawStreamsClient {
+  const Client = makeGenericClientConstructor(streamsGrpc.StreamsService, 'Streams');
+  return new Client(
+    `127.0.0.1:${server.port}`,
+    credentials.createInsecure(),
+  ) as unknown as RawStreamsClient;
+}
+
+/** A bare BatchAppend call. */
 function rawBatchAppend(
   server: EsdbTestServer,
 ): ClientDuplexStream<BatchAppendReq, BatchAppendResp> {
-  const Client = makeGenericClientConstructor(streamsGrpc.StreamsService, 'Streams');
-  const client = new Client(
-    `127.0.0.1:${server.port}`,
-    credentials.createInsecure(),
-  ) as unknown as {
-    batchAppend(): ClientDuplexStream<BatchAppendReq, BatchAppendResp>;
-  };
-  const call = client.batchAppend();
+  const call = rawStreamsClient(server).batchAppend();
   call.on('error', () => undefined); // a test's own cancel() ends it with CANCELLED
   return call;
 }
@@ -65,26 +77,14 @@ function firstChunk(stream: string, deadlineMs: number, isFinal: boolean): Batch
     .setIsFinal(isFinal);
 }
 
-type AppendReq = InstanceType<typeof streamsPb.AppendReq>;
-
-/** A bare gRPC Append call, so a test controls each message, its timing and the headers. */
+/** A bare Append call with `metadata` as its headers, and its reply. */
 function rawAppend(
   server: EsdbTestServer,
   metadata: Metadata,
 ): { call: ClientWritableStream<AppendReq>; reply: Promise<ServiceError | null> } {
-  const Client = makeGenericClientConstructor(streamsGrpc.StreamsService, 'Streams');
-  const client = new Client(
-    `127.0.0.1:${server.port}`,
-    credentials.createInsecure(),
-  ) as unknown as {
-    append(
-      metadata: Metadata,
-      callback: (error: ServiceError | null) => void,
-    ): ClientWritableStream<AppendReq>;
-  };
   let call!: ClientWritableStream<AppendReq>;
   const reply = new Promise<ServiceError | null>((resolve) => {
-    call = client.append(metadata, resolve);
+    call = rawStreamsClient(server).append(metadata, resolve);
   });
   return { call, reply };
 }
