@@ -75,6 +75,15 @@ export class DelayedCommit {
   }
 
   /**
+   * True once another connection has been seen committing to the file (from then on, writes
+   * commit at once): an owner holding writes back in memory stops doing so too.
+   */
+  isShared(): boolean {
+    if (!this.shared && this.version.get() !== this.seenVersion) this.shared = true;
+    return this.shared;
+  }
+
+  /**
    * Commits the delayed transactions other connections of this process hold on the file; call
    * it before a write outside {@link join} (a statement that commits on its own).
    */

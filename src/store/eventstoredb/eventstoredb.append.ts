@@ -123,7 +123,7 @@ async function writeAndIndex(
   { toWrite, lastSeq }: TurnDecision,
 ): Promise<boolean> {
   if (!(await write(stream, toWrite, lastSeq))) return false;
-  if (!index.apply(lastSeq, toWrite)) await catchUp(stream, index);
+  if (!index.appended(lastSeq, toWrite)) await catchUp(stream, index);
   return true;
 }
 

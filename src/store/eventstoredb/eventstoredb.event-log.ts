@@ -77,11 +77,13 @@ export interface EventStoreDbStoreExtra {
    */
   readonly idIndex?: string;
   /**
-   * How long the first write to an id index file waits for others to commit with it, in
-   * milliseconds; 0 commits each at once. A burst of appends then costs the file one commit, not
-   * one each; a crash loses at most that window of index rows, which the next catch-up reads
-   * from the stream again. Once another process is seen committing to the same file, this
-   * store's writes commit at once (src/db/delayed-commit.ts). No effect on `:memory:`.
+   * How long the id index rows of an append wait for others to be written (and, in a file,
+   * committed) with them, in milliseconds; 0 writes each at once. Meanwhile the guard decides on
+   * them in process memory (at most 100 rows per memory). A burst of appends then costs the
+   * index one statement per memory and the file one commit, not several each; a crash loses at
+   * most that window of index rows, which the next catch-up reads from the stream again. Once
+   * another process is seen committing to the same file, this store's rows are written and
+   * committed at once (src/db/delayed-commit.ts).
    * @defaultValue 5
    */
   readonly idIndexCommitDelayMs?: number;

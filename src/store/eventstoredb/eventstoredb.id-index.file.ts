@@ -7,15 +7,23 @@
  * while `PRAGMA data_version` is unchanged: another process sharing the file that commits
  * anything (an append, a catch-up, a reset) changes it, and they are read again.
  *
- * A file's writes commit together, `commitDelayMs` after the first of a burst
- * (src/db/delayed-commit.ts): the index is derived from the streams, and a crash that loses the
- * last writes only makes the next catch-up read those events again.
+ * The rows of this process's appends wait in memory (each memory's tail, eventstoredb.id-index.ts)
+ * and are written together `commitDelayMs` after the first of a burst, and a file commits them
+ * then; catch-ups' writes join the same delayed transaction (src/db/delayed-commit.ts). The index
+ * is derived from the streams: a crash that loses the last rows only makes the next catch-up
+ * read those events again. A burst of appends then costs one statement per memory, not a
+ * transaction, two statements and a savepoint each.
  */
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
 import { DelayedCommit } from '../../db/delayed-commit.js';
 import { openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
 import { prepare, type Statements } from './eventstoredb.id-index.statements.js';
+
+/** What holds rows for the file to write later: a memory's index with a tail. */
+export interface TailHolder {
+  writeTail(): void;
+}
 
 /** The id index file of one store: one SQLite connection, shared by all its memories. */
 export class IdIndexFile {
@@ -35,6 +43,9 @@ export class IdIndexFile {
   private knownVersion = 0;
   /** Writes to a file commit together (a burst's rows in one transaction); to `:memory:`, at once. */
   private readonly delayed: DelayedCommit | undefined;
+  /** The memories with rows held back, written when {@link tailTimer} fires. */
+  private readonly tails = new Set<TailHolder>();
+  private tailTimer: NodeJS.Timeout | undefined;
 
   /**
    * Opens (creating when needed) the file at `path`; `:memory:` for a private one. A file's
@@ -42,7 +53,7 @@ export class IdIndexFile {
    */
   constructor(
     readonly path: string,
-    commitDelayMs = DEFAULT_COMMIT_DELAY_MS,
+    private readonly commitDelayMs = DEFAULT_COMMIT_DELAY_MS,
   ) {
     this.db = openIdIndexDatabase(path);
     this.sql = prepare(this.db);
@@ -117,10 +128,41 @@ export class IdIndexFile {
     else this.knownSeqs.set(mem, seq);
   }
 
-  /** Commits the delayed writes, if any, and closes the file (once). */
+  /**
+   * True when an append's rows may wait for others ({@link holdTail}): a commit delay is set and
+   * no other connection has been seen committing to the file (then each commits at once).
+   */
+  holdsTails(): boolean {
+    return this.commitDelayMs > 0 && this.delayed?.isShared() !== true;
+  }
+
+  /** `holder` has rows to write: they are written with the others of the burst. */
+  holdTail(holder: TailHolder): void {
+    this.tails.add(holder);
+    if (this.tailTimer !== undefined) return;
+    this.tailTimer = setTimeout(() => this.writeTails(), this.commitDelayMs);
+    // The burst's reads then run inside the transaction its rows will be written in: a read
+    // outside one takes and drops a WAL read lock per statement, several times the statement.
+    try {
+      this.delayed?.join();
+    } catch {
+      // Locked by another process: the rows wait in memory all the same, and reads lock alone.
+    }
+  }
+
+  /** Writes every held tail and commits them with the delayed writes. */
+  private writeTails(): void {
+    clearTimeout(this.tailTimer);
+    this.tailTimer = undefined;
+    for (const holder of this.tails) holder.writeTail();
+    this.tails.clear();
+    this.delayed?.commit();
+  }
+
+  /** Writes the held rows, commits the delayed writes, if any, and closes the file (once). */
   close(): void {
     if (!this.db.open) return;
-    this.delayed?.commit();
+    this.writeTails();
     this.db.close();
   }
 }

@@ -4,15 +4,15 @@
  *
  * Per id it holds kind, seq and deletedBy, not the event, in a SQLite file (layout in
  * eventstoredb.id-index.schema.ts; `:memory:` by default), so process memory holds no per-event
- * structure. Each memory's checkpoint (the last seq applied and the id of the event there) is
+ * structure beyond the rows of the last few milliseconds' appends, written together (a tail of
+ * at most {@link MAX_ROWS} per memory, see {@link IdIndex.appended}). Each memory's checkpoint (the last seq applied and the id of the event there) is
  * committed with its rows. The one decision that needs an event's content (invariant 9: the
  * same id appended again) reads that single revision, which happens only on retries.
  *
  * It is brought up to date by reading the stream forwards from its checkpoint
  * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`,
  * and by the guard itself with the events it just appended (their success proves what the
- * stream holds, see eventstoredb.write.ts). A
- * read rather than a live subscription, because the guard must decide on the log as it is
+ * stream holds, see eventstoredb.write.ts). A read rather than a live subscription, because the guard must decide on the log as it is
  * *now*: a subscription is at best "recent", and the extra read is one small RPC that usually
  * returns nothing.
  *
@@ -51,9 +51,23 @@ export interface IndexView {
   readonly entries: Map<string, StoredEntry>;
 }
 
+/**
+ * The rows of events this process appended and has not written to the file yet: kept in memory
+ * at most the file's commit delay (or {@link MAX_ROWS} events), then written in one statement.
+ * The guard decides on them and the file together; nothing else reads around them.
+ */
+interface Tail {
+  /** The file's checkpoint seq the tail follows, as this connection knew it. */
+  readonly base: number | null;
+  readonly events: Sequenced[];
+  /** The entry of each event in the tail (they mark nothing: see {@link IdIndex.appended}). */
+  readonly entries: Map<string, StoredEntry>;
+}
+
 /** What the index knows of one memory, up to its checkpoint. */
 export class IdIndex {
   private key: number | undefined;
+  private tail: Tail | undefined;
   /**
    * True once a catch-up of this process found the stream holding the checkpoint's event: only
    * then may the guard decide on the index without reading first.
@@ -72,17 +86,31 @@ export class IdIndex {
     return `${this.file.path} (stream ${this.streamName})`;
   }
 
-  /** The checkpoint as the file holds it now. */
+  /** The checkpoint as the file holds it now (with this process's appends written). */
   checkpoint(): Checkpoint {
+    this.writeTail();
     return this.file.run('read a checkpoint', () => this.checkpointIn(this.mem()));
   }
 
   /**
    * The checkpoint and the entries of `ids` (lowercase), read as one snapshot: without a
    * transaction when the checkpoint is known and no other connection commits while the entries
-   * are read (then both are one state of the file), else in a read transaction.
+   * are read (then both are one state of the file), else in a read transaction. This process's
+   * unwritten appends count: they follow the checkpoint this connection knows, and are written
+   * first should another connection have moved it.
    */
   view(ids: ReadonlySet<string>): IndexView {
+    const tail = this.tail;
+    if (tail !== undefined) {
+      const view = this.file.run('read entries', () => {
+        const mem = this.mem();
+        if (this.file.knownSeq(mem) !== tail.base) return undefined;
+        const entries = this.entriesIn(mem, ids, tail.entries);
+        return this.file.unchanged() ? { lastSeq: tail.events.at(-1)!.seq, entries } : undefined;
+      });
+      if (view !== undefined) return view;
+      this.writeTail();
+    }
     return this.file.run('read entries', () => {
       const mem = this.mem();
       const known = this.file.knownSeq(mem);
@@ -103,6 +131,7 @@ export class IdIndex {
 
   /** The entry of an id (lowercase), without its event. */
   entry(id: string): StoredEntry | undefined {
+    this.writeTail();
     return this.file.run('read an entry', () => this.entryIn(this.mem(), id));
   }
 
@@ -116,6 +145,7 @@ export class IdIndex {
    * memledger log (truncated, soft-deleted and rewritten), and the guard must not decide on it.
    */
   apply(base: number | null, events: readonly Sequenced[]): boolean {
+    this.writeTail();
     const mem = this.file.run('register a memory', () => this.mem());
     const applied = this.file.run(
       'apply events',
@@ -125,6 +155,52 @@ export class IdIndex {
     if (applied === false) return false;
     this.file.committed(mem, applied);
     return true;
+  }
+
+  /**
+   * Records events this process just appended after `lastSeq` (the server took them there, see
+   * eventstoredb.write.ts). They join the memory's tail, written to the file with the appends
+   * that follow within its commit delay, when they follow the tail or the checkpoint this
+   * connection knows, mark nothing, and no other connection writes to the file; otherwise they
+   * are applied at once, as {@link apply} (whose answer this returns).
+   */
+  appended(lastSeq: number | null, events: readonly Sequenced[]): boolean {
+    const tail = this.tail;
+    const joins =
+      events.length > 0 &&
+      !events.some(marks) &&
+      (tail !== undefined
+        ? tail.events.at(-1)!.seq === lastSeq
+        : this.file.run(
+            'read a checkpoint',
+            () => this.file.holdsTails() && this.file.knownSeq(this.mem()) === lastSeq,
+          ));
+    if (!joins) return this.apply(lastSeq, events);
+    const held: Tail = tail ?? (this.tail = { base: lastSeq, events: [], entries: new Map() });
+    for (const event of events) {
+      held.events.push(event);
+      held.entries.set(event.id, { kind: event.kind, seq: event.seq, deletedBy: null });
+    }
+    if (held.events.length >= MAX_ROWS) this.writeTail();
+    else this.file.holdTail(this);
+    return true;
+  }
+
+  /**
+   * Writes the tail, if any, as {@link apply} writes events read from the stream. Never throws
+   * (the file calls it from a timer): rows it fails to write, or skips because another process
+   * reset the memory meanwhile, are derived data the next catch-up reads from the stream again.
+   */
+  writeTail(): void {
+    const tail = this.tail;
+    if (tail === undefined) return;
+    this.tail = undefined;
+    try {
+      this.apply(tail.base, tail.events);
+    } catch {
+      // The checkpoint this connection knows is still the file's, before the tail: the next
+      // append decided on it is refused by the server's expected revision and catches up.
+    }
   }
 
   /**
@@ -217,6 +293,7 @@ export class IdIndex {
    * unless the file's checkpoint is no longer `stale` (another process moved it meanwhile).
    */
   reset(stale: Checkpoint): void {
+    this.writeTail();
     this.file.run(
       'reset a memory',
       () => {
@@ -249,10 +326,15 @@ export class IdIndex {
     return { seq: row?.last_seq ?? null, id: id === null || id === undefined ? null : idOfKey(id) };
   }
 
-  private entriesIn(mem: number, ids: ReadonlySet<string>): Map<string, StoredEntry> {
+  /** The entries of `ids`: from `held` (a tail) when there, else from the file. */
+  private entriesIn(
+    mem: number,
+    ids: ReadonlySet<string>,
+    held?: ReadonlyMap<string, StoredEntry>,
+  ): Map<string, StoredEntry> {
     const entries = new Map<string, StoredEntry>();
     for (const id of ids) {
-      const entry = this.entryIn(mem, id);
+      const entry = held?.get(id) ?? this.entryIn(mem, id);
       if (entry !== undefined) entries.set(id, entry);
     }
     return entries;

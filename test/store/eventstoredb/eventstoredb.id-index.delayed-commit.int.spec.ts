@@ -1,7 +1,7 @@
 /**
- * The id index file commits a burst of writes together (src/db/delayed-commit.ts): another
- * connection sees none of a burst before its commit and all of it after; closing commits at
- * once; a crash that loses the uncommitted rows costs the next catch-up a read, never a wrong
+ * The id index file writes and commits a burst of appends' rows together (eventstoredb.id-index
+ * tails, src/db/delayed-commit.ts): another connection sees none of a burst before its commit
+ * and all of it after; closing commits at once; a crash that loses the uncommitted rows costs the next catch-up a read, never a wrong
  * answer; and a store stops delaying once another connection commits to its file.
  */
 import { spawn } from 'node:child_process';
@@ -132,13 +132,17 @@ describe('EventStoreDB id index: delayed commit', () => {
     await first.log().append([message('a')]);
     expect(committedSeq()).toBeNull();
 
-    // The second store writes: the first's open transaction commits before it (this thread
-    // could not commit it while waiting for its lock), and the second sees a commit not its own.
+    // The second store writes without waiting: the first's open transaction commits before it
+    // (this thread could not commit it while waiting for its lock), and the second, having seen
+    // a commit not its own, commits its append at once. The first still holds its row of 'a'.
     await second.log('other').append([message('b')]);
-    expect(committedSeq()).toBe(0);
     expect(committedSeq('memory-other')).toBe(0);
+    expect(committedSeq()).toBeNull();
 
+    // The first sees the second's commit: it writes what it held, then each append at once.
     await first.log().append([message('c')]);
     expect(committedSeq()).toBe(1);
+    await first.log().append([message('d')]);
+    expect(committedSeq()).toBe(2);
   });
 });

@@ -51,7 +51,7 @@ const rawClient = (on = server) => {
  * A store on a client that records where each read of `memory-default` over more than one
  * revision starts (catch-ups; `get` reads its one revision, a head read starts at `END`).
  */
-const openCounting = (idIndex = file) => {
+const openCounting = (idIndex = file, idIndexCommitDelayMs?: number) => {
   const starts: bigint[] = [];
   const client = rawClient();
   const counting = new Proxy(client, {
@@ -68,7 +68,7 @@ const openCounting = (idIndex = file) => {
       };
     },
   });
-  const store = openEventStoreDbStore({ client: counting }, { idIndex });
+  const store = openEventStoreDbStore({ client: counting }, { idIndex, idIndexCommitDelayMs });
   stores.push(store);
   return { store, starts };
 };
@@ -194,6 +194,34 @@ describe('EventStoreDB id index file', () => {
     expect(again).toEqual([{ ...items[0], seq: 0 }]);
     expect(deleted!.seq).toBe(3);
     expect((await readAll(log)).map((e) => e.id)).toEqual([...items, deleted!].map((e) => e.id));
+  });
+
+  it('decides on the rows it has not written yet: a recall of an id appended just before is taken without a read, the same event again is answered and never written twice, and closing writes every row', async () => {
+    const { store, starts } = openCounting(file, 600_000);
+    const log = store.log();
+    const [first] = await log.append([message('a')]);
+    const readsBefore = starts.length;
+    const [recall] = await log.append([recallOf([first!.id])]);
+    const { seq: _seq, ...unsequenced } = first!;
+    const again = await log.append([unsequenced as never]);
+    const [second] = await log.append([doc('b')]);
+    const readsAfter = starts.length;
+    await store.close();
+
+    expect(recall!.seq).toBe(1);
+    expect(again).toEqual([first]);
+    expect(second!.seq).toBe(2);
+    // Only the new memory's first append read the stream (to check the index against it).
+    expect(readsAfter).toBe(readsBefore);
+    expect((await readAll(open().log())).map((e) => e.id)).toEqual(
+      [first!, recall!, second!].map((e) => e.id),
+    );
+    const db = new Database(file, { readonly: true });
+    const rows = db.prepare<[], { seq: number }>('SELECT seq FROM esdb_index_ids ORDER BY seq');
+    const checkpoint = db.prepare<[], number>('SELECT last_seq FROM esdb_index_streams').pluck();
+    expect(rows.all().map((row) => row.seq)).toEqual([0, 1, 2]);
+    expect(checkpoint.get()).toBe(2);
+    db.close();
   });
 
   it('keeps invariant 8, a gapless seq and every deletion when three instances share one index file', async () => {
