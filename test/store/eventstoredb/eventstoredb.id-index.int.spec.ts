@@ -68,7 +68,10 @@ const openCounting = (idIndex = file, idIndexCommitDelayMs?: number) => {
       };
     },
   });
-  const store = openEventStoreDbStore({ client: counting }, { idIndex, idIndexCommitDelayMs });
+  const store = openEventStoreDbStore(
+    { client: counting },
+    idIndexCommitDelayMs === undefined ? { idIndex } : { idIndex, idIndexCommitDelayMs },
+  );
   stores.push(store);
   return { store, starts };
 };
