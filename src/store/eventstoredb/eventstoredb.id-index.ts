@@ -21,11 +21,12 @@
  * guard's view of a memory is one consistent prefix of the log (eventstoredb.id-index.file.ts says
  * when it needs no transaction for that).
  */
-import { MemoryError, type Sequenced, type StoredEntry } from '../../core/index.js';
+import type { Sequenced, StoredEntry } from '../../core/index.js';
 import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
 import type { IdIndexFile } from './eventstoredb.id-index.file.js';
-import { KIND_CODES, kindOfCode } from './eventstoredb.id-index.schema.js';
-import { MAX_ROWS, type IdKey, type Statements } from './eventstoredb.id-index.statements.js';
+import { rowOf, writeEvents, type Indexed, type Row } from './eventstoredb.id-index.rows.js';
+import { kindOfCode } from './eventstoredb.id-index.schema.js';
+import { MAX_ROWS, type Statements } from './eventstoredb.id-index.statements.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {
@@ -53,13 +54,13 @@ export interface IndexView {
 
 /**
  * The rows of events this process appended and has not written to the file yet: kept in memory
- * at most the file's commit delay (or {@link MAX_ROWS} events), then written in one statement.
+ * at most the file's commit delay (or {@link MAX_ROWS} rows), then written in one statement.
  * The guard decides on them and the file together; nothing else reads around them.
  */
 interface Tail {
   /** The file's checkpoint seq the tail follows, as this connection knew it. */
   readonly base: number | null;
-  readonly events: Sequenced[];
+  readonly rows: Row[];
   /** The entry of each event in the tail (they mark nothing: see {@link IdIndex.appended}). */
   readonly entries: Map<string, StoredEntry>;
 }
@@ -106,7 +107,7 @@ export class IdIndex {
         const mem = this.mem();
         if (this.file.knownSeq(mem) !== tail.base) return undefined;
         const entries = this.entriesIn(mem, ids, tail.entries);
-        return this.file.unchanged() ? { lastSeq: tail.events.at(-1)!.seq, entries } : undefined;
+        return this.file.unchanged() ? { lastSeq: tail.rows.at(-1)!.seq, entries } : undefined;
       });
       if (view !== undefined) return view;
       this.writeTail();
@@ -144,12 +145,12 @@ export class IdIndex {
    * Refuses anything but the next seq after the checkpoint: a gap means the stream is not a
    * memledger log (truncated, soft-deleted and rewritten), and the guard must not decide on it.
    */
-  apply(base: number | null, events: readonly Sequenced[]): boolean {
+  apply(base: number | null, events: readonly Indexed[]): boolean {
     this.writeTail();
     const mem = this.file.run('register a memory', () => this.mem());
     const applied = this.file.run(
       'apply events',
-      () => this.moveFrom(mem, base, events) ?? this.applyAfter(mem, base, events),
+      () => writeEvents(this.sql, mem, base, events, this.memoryId),
       'write',
     );
     if (applied === false) return false;
@@ -165,23 +166,28 @@ export class IdIndex {
    * are applied at once, as {@link apply} (whose answer this returns).
    */
   appended(lastSeq: number | null, events: readonly Sequenced[]): boolean {
+    const rows: Row[] = [];
+    for (const event of events) {
+      const row = rowOf(event);
+      if (row === undefined) return this.apply(lastSeq, events);
+      rows.push(row);
+    }
     const tail = this.tail;
     const joins =
-      events.length > 0 &&
-      !events.some(marks) &&
+      rows.length > 0 &&
       (tail !== undefined
-        ? tail.events.at(-1)!.seq === lastSeq
+        ? tail.rows.at(-1)!.seq === lastSeq
         : this.file.run(
             'read a checkpoint',
             () => this.file.holdsTails() && this.file.knownSeq(this.mem()) === lastSeq,
           ));
     if (!joins) return this.apply(lastSeq, events);
-    const held: Tail = tail ?? (this.tail = { base: lastSeq, events: [], entries: new Map() });
-    for (const event of events) {
-      held.events.push(event);
-      held.entries.set(event.id, { kind: event.kind, seq: event.seq, deletedBy: null });
+    const held: Tail = tail ?? (this.tail = { base: lastSeq, rows: [], entries: new Map() });
+    for (const row of rows) {
+      held.rows.push(row);
+      held.entries.set(row.id, { kind: row.kind, seq: row.seq, deletedBy: null });
     }
-    if (held.events.length >= MAX_ROWS) this.writeTail();
+    if (held.rows.length >= MAX_ROWS) this.writeTail();
     else this.file.holdTail(this);
     return true;
   }
@@ -196,96 +202,11 @@ export class IdIndex {
     if (tail === undefined) return;
     this.tail = undefined;
     try {
-      this.apply(tail.base, tail.events);
+      this.apply(tail.base, tail.rows);
     } catch {
       // The checkpoint this connection knows is still the file's, before the tail: the next
       // append decided on it is refused by the server's expected revision and catches up.
     }
-  }
-
-  /**
-   * The usual case, in two statements for one event: the events follow each other and the
-   * checkpoint is right before the first, which moving it conditionally proves. Returns the new
-   * checkpoint seq, or undefined when the checkpoint is elsewhere.
-   */
-  private moveFrom(
-    mem: number,
-    base: number | null,
-    events: readonly Sequenced[],
-  ): number | undefined {
-    const first = events[0];
-    const last = events.at(-1);
-    if (first === undefined || last === undefined || first.seq - 1 < (base ?? -1)) return undefined;
-    if (last.seq - first.seq !== events.length - 1) return undefined; // a gap: applyAfter names it
-    const from = first.seq === 0 ? null : first.seq - 1;
-    const lastKey = idKey(last.id);
-    if (this.sql.moveCheckpoint.run(last.seq, lastKey, mem, from).changes !== 1) return undefined;
-    if (events.length > 1 && !events.some(marks)) {
-      this.putRows(mem, events, last, lastKey);
-      return last.seq;
-    }
-    for (const event of events) this.put(mem, event, event === last ? lastKey : idKey(event.id));
-    return last.seq;
-  }
-
-  /**
-   * The rows of events that mark nothing, up to {@link MAX_ROWS} per statement: one step instead
-   * of one per event. VALUES are inserted in order, so an id twice keeps its later row, as `put`.
-   */
-  private putRows(
-    mem: number,
-    events: readonly Sequenced[],
-    last: Sequenced,
-    lastKey: IdKey,
-  ): void {
-    for (let from = 0; from < events.length; from += MAX_ROWS) {
-      const slice = events.slice(from, from + MAX_ROWS);
-      const values: (number | IdKey)[] = [];
-      for (const event of slice) {
-        const id = event === last ? lastKey : idKey(event.id);
-        values.push(mem, id, KIND_CODES[event.kind], event.seq);
-      }
-      this.sql.putRows(slice.length).run(...values);
-    }
-  }
-
-  /**
-   * The general case: the file's checkpoint is read, events at or before it are skipped. Returns
-   * the new checkpoint seq, or false when the checkpoint went back behind `base`.
-   */
-  private applyAfter(
-    mem: number,
-    base: number | null,
-    events: readonly Sequenced[],
-  ): number | null | false {
-    const at = this.sql.checkpointSeq.get(mem) ?? null;
-    let last = at ?? -1;
-    if (last < (base ?? -1)) return false;
-    let lastId: IdKey | null = null;
-    for (const event of events) {
-      if (event.seq <= last) continue;
-      if (event.seq !== last + 1) this.gap(last + 1, event.seq);
-      lastId = this.put(mem, event);
-      last = event.seq;
-    }
-    if (lastId === null) return at;
-    this.sql.setCheckpoint.run(last, lastId, mem);
-    return last;
-  }
-
-  /** Writes an event's row and marks the content it deletes or erases; returns its id key. */
-  private put(mem: number, event: Sequenced, id: IdKey = idKey(event.id)): IdKey {
-    this.sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
-    if (event.kind === 'deletion') {
-      for (const target of event.targets) {
-        this.sql.markDeleted.run(id, event.seq, mem, idKey(target));
-      }
-    } else if (event.kind === 'erasure') {
-      for (const target of event.targets) {
-        this.sql.markErased.run(id, event.seq, mem, idKey(target));
-      }
-    }
-    return id;
   }
 
   /**
@@ -353,18 +274,7 @@ export class IdIndex {
         : { id: idOfKey(row.erased_by), seq: row.erased_seq };
     return { kind: kindOfCode(row.kind, this.where), seq: row.seq, deletedBy, erasedBy };
   }
-
-  private gap(expected: number, actual: number): never {
-    throw new MemoryError(
-      'LOG_INVARIANT_VIOLATED',
-      `Memory ${this.memoryId} holds seq ${actual} where seq ${expected} was expected; its stream has a gap.`,
-      { details: { memoryId: this.memoryId, expected, actual } },
-    );
-  }
 }
-
-/** Deletions and erasures mark earlier rows, so their rows are put one by one, in order. */
-const marks = (event: Sequenced): boolean => event.kind === 'deletion' || event.kind === 'erasure';
 
 /** An index with the lock that keeps its catch-ups and the guarded appends in order. */
 export interface IndexedMemory {
