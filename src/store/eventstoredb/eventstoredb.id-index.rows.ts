@@ -29,6 +29,14 @@ export function rowOf(event: Sequenced): Row | undefined {
   return kind === 'deletion' || kind === 'erasure' ? undefined : { id, kind, seq };
 }
 
+/** Where rows go: one memory (`mem`, its key in the file) of an index file's statements. */
+export interface RowTarget {
+  readonly sql: Statements;
+  readonly mem: number;
+  /** Named in errors. */
+  readonly memoryId: string;
+}
+
 /**
  * Writes the rows of `events` read after `base` (the checkpoint the caller started from) and
  * moves the memory's checkpoint; call it in a write transaction. Events the file already holds
@@ -37,13 +45,11 @@ export function rowOf(event: Sequenced): Row | undefined {
  * Throws `LOG_INVARIANT_VIOLATED` for anything but the next seq after the checkpoint.
  */
 export function writeEvents(
-  sql: Statements,
-  mem: number,
+  to: RowTarget,
   base: number | null,
   events: readonly Indexed[],
-  memoryId: string,
 ): number | null | false {
-  return moveFrom(sql, mem, base, events) ?? writeAfter(sql, mem, base, events, memoryId);
+  return moveFrom(to, base, events) ?? writeAfter(to, base, events);
 }
 
 /**
@@ -52,11 +58,11 @@ export function writeEvents(
  * checkpoint seq, or undefined when the checkpoint is elsewhere.
  */
 function moveFrom(
-  sql: Statements,
-  mem: number,
+  to: RowTarget,
   base: number | null,
   events: readonly Indexed[],
 ): number | undefined {
+  const { sql, mem } = to;
   const first = events[0];
   const last = events.at(-1);
   if (first === undefined || last === undefined || first.seq - 1 < (base ?? -1)) return undefined;
@@ -65,10 +71,10 @@ function moveFrom(
   const lastKey = idKey(last.id);
   if (sql.moveCheckpoint.run(last.seq, lastKey, mem, from).changes !== 1) return undefined;
   if (events.length > 1 && !events.some(marks)) {
-    putRows(sql, mem, events, last, lastKey);
+    putRows(to, events, last, lastKey);
     return last.seq;
   }
-  for (const event of events) put(sql, mem, event, event === last ? lastKey : idKey(event.id));
+  for (const event of events) put(to, event, event === last ? lastKey : idKey(event.id));
   return last.seq;
 }
 
@@ -77,8 +83,7 @@ function moveFrom(
  * of one per event. VALUES are inserted in order, so an id twice keeps its later row, as `put`.
  */
 function putRows(
-  sql: Statements,
-  mem: number,
+  { sql, mem }: RowTarget,
   events: readonly Indexed[],
   last: Indexed,
   lastKey: IdKey,
@@ -99,20 +104,19 @@ function putRows(
  * the new checkpoint seq, or false when the checkpoint went back behind `base`.
  */
 function writeAfter(
-  sql: Statements,
-  mem: number,
+  to: RowTarget,
   base: number | null,
   events: readonly Indexed[],
-  memoryId: string,
 ): number | null | false {
+  const { sql, mem } = to;
   const at = sql.checkpointSeq.get(mem) ?? null;
   let last = at ?? -1;
   if (last < (base ?? -1)) return false;
   let lastId: IdKey | null = null;
   for (const event of events) {
     if (event.seq <= last) continue;
-    if (event.seq !== last + 1) throw gap(memoryId, last + 1, event.seq);
-    lastId = put(sql, mem, event);
+    if (event.seq !== last + 1) throw gap(to.memoryId, last + 1, event.seq);
+    lastId = put(to, event);
     last = event.seq;
   }
   if (lastId === null) return at;
@@ -121,7 +125,7 @@ function writeAfter(
 }
 
 /** Writes an event's row and marks the content it deletes or erases; returns its id key. */
-function put(sql: Statements, mem: number, event: Indexed, id: IdKey = idKey(event.id)): IdKey {
+function put({ sql, mem }: RowTarget, event: Indexed, id: IdKey = idKey(event.id)): IdKey {
   sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
   if (event.kind === 'deletion') {
     for (const target of event.targets) sql.markDeleted.run(id, event.seq, mem, idKey(target));

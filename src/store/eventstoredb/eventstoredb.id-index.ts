@@ -150,7 +150,7 @@ export class IdIndex {
     const mem = this.file.run('register a memory', () => this.mem());
     const applied = this.file.run(
       'apply events',
-      () => writeEvents(this.sql, mem, base, events, this.memoryId),
+      () => writeEvents({ sql: this.sql, mem, memoryId: this.memoryId }, base, events),
       'write',
     );
     if (applied === false) return false;

@@ -30,8 +30,8 @@ afterEach(() => db.close());
 
 const at = <E extends MemoryEvent>(event: E, seq: number) => ({ ...event, seq }) as Sequenced;
 /** `writeEvents` in one write transaction, as the index runs it. */
-const write = (base: number | null, events: Parameters<typeof writeEvents>[3]) =>
-  db.transaction(() => writeEvents(sql, mem, base, events, 'default')).immediate();
+const write = (base: number | null, events: Parameters<typeof writeEvents>[2]) =>
+  db.transaction(() => writeEvents({ sql, mem, memoryId: 'default' }, base, events)).immediate();
 const rows = () =>
   db
     .prepare<[number], { id: Uint8Array | string; seq: number; deleted_seq: number | null }>(
