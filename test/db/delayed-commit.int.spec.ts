@@ -76,6 +76,21 @@ describe('DelayedCommit', () => {
     expect(db.inTransaction).toBe(false);
   });
 
+  it('says the file is shared once another connection commits to it, never for its own commits, and from then on for good', () => {
+    const db = connect();
+    const delayed = new DelayedCommit(db, path, 60_000, () => undefined);
+    delayed.join();
+    db.prepare('INSERT INTO rows VALUES (1)').run();
+    delayed.commit();
+    db.prepare('INSERT INTO rows VALUES (2)').run(); // a statement committing on its own
+
+    expect(delayed.isShared()).toBe(false);
+    connect().prepare('INSERT INTO rows VALUES (3)').run();
+    expect(delayed.isShared()).toBe(true);
+    expect(delayed.join()).toBe(false);
+    expect(delayed.isShared()).toBe(true);
+  });
+
   it('commits the open transaction of another connection of this process before this one writes', () => {
     const first = connect();
     const second = connect();
