@@ -26,17 +26,7 @@ import { encodeRow } from '../src/store/sqlite/sqlite.codec.js';
 import { sealedStore } from '../src/store/sealed/sealed-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { diskMix } from './disk.bench.js';
-import { report } from './support.js';
-
-/** Wall and CPU milliseconds taken by `work`. */
-async function measure(work: () => unknown): Promise<{ wall: number; cpu: number }> {
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  await work();
-  const wall = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  return { wall, cpu: (used.user + used.system) / 1000 };
-}
+import { measure, report } from './support.js';
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -17,6 +17,19 @@ export async function timeMs(work: () => unknown): Promise<number> {
   return performance.now() - start;
 }
 
+/**
+ * Wall and CPU milliseconds taken by `work`. CPU time (this process's user + system) moves far
+ * less with other load on a shared machine, though it leaves out time waiting on I/O.
+ */
+export async function measure(work: () => unknown): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await work();
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
 /** The p-th percentile (0-100) of `samples`. */
 export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
