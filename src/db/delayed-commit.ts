@@ -61,11 +61,7 @@ export class DelayedCommit {
       this.end(true);
     }
     this.commitOthers();
-    if (this.delayMs <= 0 || this.shared || this.db.inTransaction) return false;
-    if (this.version.get() !== this.seenVersion) {
-      this.shared = true;
-      return false;
-    }
+    if (this.delayMs <= 0 || this.db.inTransaction || this.isShared()) return false;
     this.db.exec('BEGIN IMMEDIATE');
     this.timer = setTimeout(() => this.commit(), this.delayMs);
     let open = openByPath.get(this.path);
