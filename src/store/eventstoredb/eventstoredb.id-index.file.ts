@@ -7,12 +7,12 @@
  * while `PRAGMA data_version` is unchanged: another process sharing the file that commits
  * anything (an append, a catch-up, a reset) changes it, and they are read again.
  *
- * The rows of this process's appends wait in memory (each memory's tail, eventstoredb.id-index.ts)
- * and are written together `commitDelayMs` after the first of a burst, and a file commits them
- * then; catch-ups' writes join the same delayed transaction (src/db/delayed-commit.ts). The index
- * is derived from the streams: a crash that loses the last rows only makes the next catch-up
- * read those events again. A burst of appends then costs one statement per memory, not a
- * transaction, two statements and a savepoint each.
+ * The rows of this process's appends wait in memory (each memory's tail,
+ * eventstoredb.id-index.ts) and are written together `commitDelayMs` after the first of a burst,
+ * and a file commits them then; catch-ups' writes join the same delayed transaction
+ * (src/db/delayed-commit.ts). The index is derived from the streams: a crash that loses the last
+ * rows only makes the next catch-up read those events again. A burst of appends then costs one
+ * statement per memory, not a transaction, two statements and a savepoint each.
  */
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';

@@ -5,16 +5,17 @@
  * Per id it holds kind, seq and deletedBy, not the event, in a SQLite file (layout in
  * eventstoredb.id-index.schema.ts; `:memory:` by default), so process memory holds no per-event
  * structure beyond the rows of the last few milliseconds' appends, written together (a tail of
- * at most {@link MAX_ROWS} per memory, see {@link IdIndex.appended}). Each memory's checkpoint (the last seq applied and the id of the event there) is
- * committed with its rows. The one decision that needs an event's content (invariant 9: the
- * same id appended again) reads that single revision, which happens only on retries.
+ * at most {@link MAX_ROWS} per memory, see {@link IdIndex.appended}). Each memory's checkpoint
+ * (the last seq applied and the id of the event there) is committed with its rows. The one
+ * decision that needs an event's content (invariant 9: the same id appended again) reads that
+ * single revision, which happens only on retries.
  *
  * It is brought up to date by reading the stream forwards from its checkpoint
  * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`,
  * and by the guard itself with the events it just appended (their success proves what the
- * stream holds, see eventstoredb.write.ts). A read rather than a live subscription, because the guard must decide on the log as it is
- * *now*: a subscription is at best "recent", and the extra read is one small RPC that usually
- * returns nothing.
+ * stream holds, see eventstoredb.write.ts). A read rather than a live subscription, because the
+ * guard must decide on the log as it is *now*: a subscription is at best "recent", and the extra
+ * read is one small RPC that usually returns nothing.
  *
  * Several processes may share one file: writes take the write lock first (`BEGIN IMMEDIATE`)
  * and re-read the checkpoint inside, skipping events another process applied meanwhile; the
