@@ -31,7 +31,7 @@ import { encodeEvent } from '../src/store/codec.js';
 import type { EventLog } from '../src/store/event-log.port.js';
 import { openEventStoreDbStore } from '../src/store/eventstoredb/eventstoredb.event-log.js';
 import { startEsdbTestServer } from '../test/support/esdb-test-server/index.js';
-import { measure, report, syntheticLog } from './support.js';
+import { measure, median, report, syntheticLog } from './support.js';
 
 const BATCH = 10;
 const ROUNDS = 9;
@@ -63,9 +63,6 @@ async function appendAdapter(
 ): Promise<void> {
   for (let i = 0; i < events.length; i += size) await log.append(events.slice(i, i + size));
 }
-
-const median = (values: readonly number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Runs the comparison for each id index in `idIndexes`: `':memory:'` (the store's default) and

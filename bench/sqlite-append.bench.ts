@@ -26,13 +26,7 @@ import { encodeRow } from '../src/store/sqlite/sqlite.codec.js';
 import { sealedStore } from '../src/store/sealed/sealed-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { diskMix } from './disk.bench.js';
-import { measure, report } from './support.js';
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+import { measure, median, report } from './support.js';
 
 /** Raw better-sqlite3: the log rows only, into a file laid out by the store. */
 async function rawAppends(

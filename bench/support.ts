@@ -30,6 +30,13 @@ export async function measure(work: () => unknown): Promise<{ wall: number; cpu:
   return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** The p-th percentile (0-100) of `samples`. */
 export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
