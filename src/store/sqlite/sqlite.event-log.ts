@@ -26,12 +26,13 @@ import type {
 } from '../event-log.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
-import { decodeRow, encodeRow, idKey, typeOfCode } from './sqlite.codec.js';
+import { decodeRow, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { translateSqliteError } from './sqlite.errors.js';
 import { CommitGroups } from '../../db/group-commit.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
+import { insertLogRows } from './sqlite.log-rows.js';
 import { prepareStatements, type EventRow, type Statements } from './sqlite.statements.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -178,35 +179,9 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     const decision = decideAppend({ memoryId, lastSeq: head, entries }, events, expectedLastSeq);
     // The memory's key is recorded only by an append that writes, so every memory listed holds
     // events; one that holds events has its key already (keys are never deleted).
-    if (decision.toWrite.length > 0 && head === null) sql.insertMemory.run(memoryId);
-    for (const event of decision.toWrite) {
-      const { id, type, version, payload } = encodeRow(event);
-      const { lastInsertRowid } = sql.insertEvent.run(
-        memoryId,
-        event.seq,
-        id,
-        type,
-        version,
-        payload,
-      );
-      if (event.kind === 'deletion') {
-        for (const target of event.targets) {
-          // The guard checked every target exists; a miss here would leave deleted content readable.
-          if (sql.insertDeletion.run(lastInsertRowid, memoryId, idKey(target)).changes !== 1)
-            throw new MemoryError(
-              'STORE_FAILED',
-              `Deletion target ${target} has no row in ${where}.`,
-            );
-        }
-      } else if (event.kind === 'erasure') {
-        for (const target of event.targets) {
-          if (sql.insertErasure.run(lastInsertRowid, memoryId, idKey(target)).changes !== 1)
-            throw new MemoryError(
-              'STORE_FAILED',
-              `Erasure target ${target} has no row in ${where}.`,
-            );
-        }
-      }
+    if (decision.toWrite.length > 0) {
+      if (head === null) sql.insertMemory.run(memoryId);
+      insertLogRows(sql, sql.memoryKey.get(memoryId)!, decision.toWrite, where);
     }
     if (decision.toWrite.length > 0 && ctx.hooks.length > 0) {
       try {

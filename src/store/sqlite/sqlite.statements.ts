@@ -43,17 +43,27 @@ export interface Statements {
   /** Events of a memory at the seqs of a JSON array, as {@link PageRow} arrays (`raw`). */
   readonly eventsAt: Database.Statement<[string, string], PageRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
-  /** memory id, seq, id key, type code, version, payload. */
+  /** Plucked: a memory's key, or undefined before its first append. */
+  readonly memoryKey: Database.Statement<[string], number>;
+  /** memory key, seq, id key, type code, version, payload. */
   readonly insertEvent: Database.Statement<
-    [string, number, Buffer | string, number, number, string]
+    [number, number, Buffer | string, number, number, string]
   >;
-  /** deletion pos, memory id, target id key. */
-  readonly insertDeletion: Database.Statement<[number | bigint, string, Buffer | string]>;
-  /** erasure pos, memory id, target id key. */
-  readonly insertErasure: Database.Statement<[number | bigint, string, Buffer | string]>;
+  /**
+   * {@link insertEvent} of n rows (1 to {@link MAX_INSERT_ROWS}) in one statement, prepared once
+   * per n: the parameters of each row in turn.
+   */
+  insertEvents(n: number): Database.Statement<(number | Buffer | string)[]>;
+  /** deletion pos, memory key, target id key. */
+  readonly insertDeletion: Database.Statement<[number | bigint, number, Buffer | string]>;
+  /** erasure pos, memory key, target id key. */
+  readonly insertErasure: Database.Statement<[number | bigint, number, Buffer | string]>;
   /** Plucked: the name of a type code memledger does not write (found in a migrated file). */
   readonly typeName: Database.Statement<[number], string>;
 }
+
+/** Most rows {@link Statements.insertEvents} writes in one statement. */
+export const MAX_INSERT_ROWS = 100;
 
 /** The key of the memory named by the statement's first parameter. */
 const MEMORY = '(SELECT key FROM memories WHERE memory_id = ?)';
@@ -72,6 +82,8 @@ export function prepareStatements(db: Database.Database): Statements {
          LEFT JOIN event_log r ON r.pos = y.erasure_pos
         WHERE e.memory = ${MEMORY} AND e.id ${id}`,
     );
+  const insertEvents = new Map<number, Database.Statement<(number | Buffer | string)[]>>();
+  const insertInto = 'INSERT INTO event_log (memory, seq, id, type, version, payload) VALUES';
   return {
     db,
     insertMemory: db.prepare<[string]>(
@@ -113,17 +125,25 @@ export function prepareStatements(db: Database.Database): Statements {
       `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ? + 0`,
     ),
-    insertEvent: db.prepare<[string, number, Buffer | string, number, number, string]>(
-      `INSERT INTO event_log (memory, seq, id, type, version, payload)
-       VALUES (${MEMORY}, ?, ?, ?, ?, ?)`,
+    memoryKey: db.prepare<[string], number>('SELECT key FROM memories WHERE memory_id = ?').pluck(),
+    insertEvent: db.prepare<[number, number, Buffer | string, number, number, string]>(
+      `${insertInto} (?, ?, ?, ?, ?, ?)`,
     ),
-    insertDeletion: db.prepare<[number | bigint, string, Buffer | string]>(
+    insertEvents(n) {
+      let statement = insertEvents.get(n);
+      if (statement === undefined) {
+        statement = db.prepare(`${insertInto} ${Array(n).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`);
+        insertEvents.set(n, statement);
+      }
+      return statement;
+    },
+    insertDeletion: db.prepare<[number | bigint, number, Buffer | string]>(
       `INSERT INTO event_deletions (target_pos, deletion_pos)
-       SELECT target.pos, ? FROM event_log target WHERE target.memory = ${MEMORY} AND target.id = ?`,
+       SELECT target.pos, ? FROM event_log target WHERE target.memory = ? AND target.id = ?`,
     ),
-    insertErasure: db.prepare<[number | bigint, string, Buffer | string]>(
+    insertErasure: db.prepare<[number | bigint, number, Buffer | string]>(
       `INSERT INTO event_erasures (target_pos, erasure_pos)
-       SELECT target.pos, ? FROM event_log target WHERE target.memory = ${MEMORY} AND target.id = ?`,
+       SELECT target.pos, ? FROM event_log target WHERE target.memory = ? AND target.id = ?`,
     ),
     typeName: db.prepare<[number], string>('SELECT type FROM event_types WHERE code = ?').pluck(),
   };
