@@ -67,9 +67,15 @@ export function indexStoredEvent(
 
 /** Every id an append touches: the events' own ids, deletion targets and recalled ids. */
 export function idsNamedBy(events: readonly MemoryEvent[]): Set<string> {
+  const ids = idsReferencedBy(events);
+  for (const event of events) ids.add(event.id);
+  return ids;
+}
+
+/** The ids an append's events point at: Deletion and Erasure targets, recalled ids. */
+export function idsReferencedBy(events: readonly MemoryEvent[]): Set<string> {
   const ids = new Set<string>();
   for (const event of events) {
-    ids.add(event.id);
     if (event.kind === 'deletion' || event.kind === 'erasure') {
       event.targets.forEach((id) => ids.add(id));
     }

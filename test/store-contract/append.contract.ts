@@ -101,6 +101,36 @@ export function describeAppendContract(ctx: ContractContext): void {
       expect((await readAll(log)).map((event) => event.id)).toEqual([a.id, b.id, c.id]);
     });
 
+    it('invariant 9 — an id stored with different content, deep in a batch of 150, refuses the whole batch', async () => {
+      const log = ctx.store().log();
+      const m = message('original');
+      await log.append([m]);
+      const batch = Array.from({ length: 150 }, (_, i) => message(`batch ${i}`));
+      batch[120] = { ...m, content: 'rewritten history' };
+
+      const error = await rejectionOf(log.append(batch));
+
+      expect(error.code).toBe('ID_CONFLICT');
+      expect(error.message).toContain(m.id);
+      expect((await readAll(log)).map((e) => e.id)).toEqual([m.id]);
+    });
+
+    it('invariant 9 — an id stored with the same content, deep in a batch of 150, is returned as stored and the rest appended', async () => {
+      const log = ctx.store().log();
+      const m = message('stored before');
+      const [storedM] = await log.append([m]);
+      const batch = Array.from({ length: 150 }, (_, i) => message(`batch ${i}`));
+      batch[120] = m;
+
+      const stored = await log.append(batch);
+
+      expect(stored[120]).toEqual(storedM);
+      expect(stored.filter((e) => e.id !== m.id).map((e) => e.seq)).toEqual(
+        Array.from({ length: 149 }, (_, i) => i + 1),
+      );
+      expect(await log.lastSeq()).toBe(149);
+    });
+
     it('appends several events atomically: one invalid event and none is written', async () => {
       const log = ctx.store().log();
       const m = message('would be first');

