@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { MemoryError, assertNever, erasedForm, type Sequenced } from '../core/index.js';
 import { encodeEvent } from '../store/codec.js';
+import { multiRowInsert, rowBuffer } from '../db/multi-row-insert.js';
 import type { SeqsOf } from './item-seqs.js';
 import { KIND_CODE } from './read-model.schema.js';
 import type { SearchReadModel } from './search.read-model.js';
@@ -17,11 +18,6 @@ interface Totals {
   deleted_messages: number;
   deleted_documents: number;
 }
-
-/** Most `rm_items` rows written by one statement. */
-const MAX_ROWS = 100;
-/** The parameters of one `rm_items` row. */
-const ROW_PARAMS = 8;
 
 interface ItemRow {
   readonly kind: number;
@@ -49,22 +45,15 @@ export function prepareWriter(
   withPayloads: boolean,
   seqsOf: SeqsOf,
 ): ApplyEvents {
-  const insertItems = new Map<number, Database.Statement<(number | string)[]>>();
   const sql = {
-    // Each row carries the running totals right after its seq (read-model.schema.ts). Rows go n
-    // to a statement, prepared once per n: one step per event cost ~1.5 µs more a row
-    // (bench/sqlite-append, batches of 100).
-    insertItems(n: number) {
-      let statement = insertItems.get(n);
-      if (statement === undefined) {
-        statement = db.prepare<(number | string)[]>(
-          `INSERT INTO rm_items (mem, seq, kind, id, messages, documents, deleted_messages,
-             deleted_documents) VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        );
-        insertItems.set(n, statement);
-      }
-      return statement;
-    },
+    // Each row carries the running totals right after its seq (read-model.schema.ts); rows go
+    // many to a statement (src/db/multi-row-insert.ts).
+    insertItems: multiRowInsert<number | string>(
+      db,
+      `INSERT INTO rm_items (mem, seq, kind, id, messages, documents, deleted_messages,
+         deleted_documents) VALUES`,
+      8,
+    ),
     itemAt: db.prepare<[number, number], ItemRow>(
       'SELECT kind, deleted_seq FROM rm_items WHERE mem = ? AND seq = ?',
     ),
@@ -122,14 +111,9 @@ export function prepareWriter(
       deleted_documents: last?.deleted_documents ?? 0,
     };
     const applied: Sequenced[] = [];
-    // Rows not yet written, as the statement's parameters; written before anything reads or
-    // marks rm_items (a Deletion or Erasure), when MAX_ROWS wait, and at the end.
-    const rows: (number | string)[] = [];
-    const writeRows = () => {
-      if (rows.length === 0) return;
-      sql.insertItems(rows.length / ROW_PARAMS).run(...rows);
-      rows.length = 0;
-    };
+    // Rows not yet written: written before anything reads or marks rm_items (a Deletion or
+    // Erasure), and at the end.
+    const rows = rowBuffer(sql.insertItems);
     // Items applied by this call, found without a read (a recall of what was just written).
     const appliedSeq = new Map<string, number>();
     const seqsOfTargets = (ids: readonly string[]): Iterable<number> => {
@@ -171,7 +155,7 @@ export function prepareWriter(
           break;
         }
         case 'deletion':
-          writeRows();
+          rows.flush();
           for (const seq of seqsOfTargets(event.targets)) {
             const item = sql.itemAt.get(mem, seq);
             if (!item || item.deleted_seq !== null) continue;
@@ -181,7 +165,7 @@ export function prepareWriter(
           }
           break;
         case 'erasure':
-          writeRows();
+          rows.flush();
           for (const seq of seqsOfTargets(event.targets)) {
             if (!sql.itemAt.get(mem, seq)) continue;
             sql.markErased.run(event.seq, mem, seq);
@@ -192,7 +176,7 @@ export function prepareWriter(
           assertNever(event, 'event kind');
       }
       // After the kind's work, so the row holds the totals right after this event.
-      rows.push(
+      rows.add(
         mem,
         event.seq,
         KIND_CODE[event.kind],
@@ -202,12 +186,11 @@ export function prepareWriter(
         t.deleted_messages,
         t.deleted_documents,
       );
-      if (rows.length === MAX_ROWS * ROW_PARAMS) writeRows();
       appliedSeq.set(event.id, event.seq);
       checkpoint = event.seq;
       applied.push(event);
     }
-    writeRows();
+    rows.flush();
     return applied;
   };
 }

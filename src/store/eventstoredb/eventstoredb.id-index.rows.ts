@@ -7,7 +7,8 @@
 import { MemoryError, type EventKind, type Sequenced } from '../../core/index.js';
 import { idKey } from '../sqlite/sqlite.codec.js';
 import { KIND_CODES } from './eventstoredb.id-index.schema.js';
-import { MAX_ROWS, type IdKey, type Statements } from './eventstoredb.id-index.statements.js';
+import { rowBuffer } from '../../db/multi-row-insert.js';
+import type { IdKey, Statements } from './eventstoredb.id-index.statements.js';
 
 /**
  * What the index keeps of an event that marks nothing (no deletion or erasure): its row. The
@@ -79,8 +80,9 @@ function moveFrom(
 }
 
 /**
- * The rows of events that mark nothing, up to {@link MAX_ROWS} per statement: one step instead
- * of one per event. VALUES are inserted in order, so an id twice keeps its later row, as `put`.
+ * The rows of events that mark nothing, many to a statement (src/db/multi-row-insert.ts): one
+ * step instead of one per event. VALUES are inserted in order, so an id twice keeps its later
+ * row, as `put`.
  */
 function putRows(
   { sql, mem }: RowTarget,
@@ -88,15 +90,11 @@ function putRows(
   last: Indexed,
   lastKey: IdKey,
 ): void {
-  for (let from = 0; from < events.length; from += MAX_ROWS) {
-    const slice = events.slice(from, from + MAX_ROWS);
-    const values: (number | IdKey)[] = [];
-    for (const event of slice) {
-      const id = event === last ? lastKey : idKey(event.id);
-      values.push(mem, id, KIND_CODES[event.kind], event.seq);
-    }
-    sql.putRows(slice.length).run(...values);
+  const rows = rowBuffer(sql.putRows);
+  for (const event of events) {
+    rows.add(mem, event === last ? lastKey : idKey(event.id), KIND_CODES[event.kind], event.seq);
   }
+  rows.flush();
 }
 
 /**

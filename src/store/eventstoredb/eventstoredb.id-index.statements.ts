@@ -3,6 +3,11 @@
  * reads and the statements it prepares once per file.
  */
 import type Database from 'better-sqlite3';
+import {
+  MAX_ROWS_PER_INSERT,
+  multiRowInsert,
+  type MultiRowInsert,
+} from '../../db/multi-row-insert.js';
 
 /** An id as the index stores it: 16 bytes for a UUID, else its text (sqlite.codec.ts idKey). */
 export type IdKey = Buffer | string;
@@ -36,31 +41,24 @@ export interface Statements {
   readonly dataVersion: Database.Statement<[], number>;
   readonly entry: Database.Statement<[number, IdKey], EntryRow>;
   readonly put: Write<[number, IdKey, number, number]>;
-  /** `put` of n rows (1 to {@link MAX_ROWS}) in one statement, prepared once per n. */
-  putRows(n: number): Write<(number | IdKey)[]>;
+  /** `put` of n rows in one statement (src/db/multi-row-insert.ts). */
+  readonly putRows: MultiRowInsert<number | IdKey>;
   readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
   readonly markErased: Write<[IdKey, number, number, IdKey]>;
   readonly clear: Write<[number]>;
 }
 
 /** Most rows {@link Statements.putRows} writes in one statement. */
-export const MAX_ROWS = 100;
+export const MAX_ROWS = MAX_ROWS_PER_INSERT;
 
 /** Prepares the statements once, when the file opens. */
 export function prepare(db: Database.Database): Statements {
-  const putRows = new Map<number, Write<(number | IdKey)[]>>();
   return {
-    putRows(n) {
-      let statement = putRows.get(n);
-      if (statement === undefined) {
-        const rows = Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ');
-        statement = db.prepare<(number | IdKey)[]>(
-          `INSERT OR REPLACE INTO esdb_index_ids (mem, id, kind, seq) VALUES ${rows}`,
-        );
-        putRows.set(n, statement);
-      }
-      return statement;
-    },
+    putRows: multiRowInsert(
+      db,
+      'INSERT OR REPLACE INTO esdb_index_ids (mem, id, kind, seq) VALUES',
+      4,
+    ),
     memKey: db
       .prepare<[string], number>('SELECT mem FROM esdb_index_streams WHERE stream = ?')
       .pluck(),

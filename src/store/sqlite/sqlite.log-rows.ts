@@ -5,16 +5,13 @@
  */
 import { MemoryError, type Sequenced } from '../../core/index.js';
 import { encodeRow, idKey } from './sqlite.codec.js';
-import { MAX_INSERT_ROWS, type Statements } from './sqlite.statements.js';
-
-/** The parameters of one `event_log` row. */
-const ROW_PARAMS = 6;
+import { rowBuffer } from '../../db/multi-row-insert.js';
+import type { Statements } from './sqlite.statements.js';
 
 /**
  * Inserts the rows of `events` (in order) into the log of the memory keyed `key`. Events that
- * mark nothing go up to {@link MAX_INSERT_ROWS} to a statement: a statement per row cost ~1.5 µs
- * more a row in batches of 100 (bench/sqlite-append). A Deletion or Erasure is inserted alone,
- * its target rows recorded from its row's position.
+ * mark nothing go many to a statement (src/db/multi-row-insert.ts). A Deletion or Erasure is
+ * inserted alone, its target rows recorded from its row's position.
  */
 export function insertLogRows(
   sql: Statements,
@@ -22,20 +19,14 @@ export function insertLogRows(
   events: readonly Sequenced[],
   where: string,
 ): void {
-  const params: (number | Buffer | string)[] = [];
-  const insertWaiting = () => {
-    if (params.length === 0) return;
-    sql.insertEvents(params.length / ROW_PARAMS).run(...params);
-    params.length = 0;
-  };
+  const rows = rowBuffer(sql.insertEvents);
   for (const event of events) {
     const { id, type, version, payload } = encodeRow(event);
     if (event.kind !== 'deletion' && event.kind !== 'erasure') {
-      params.push(key, event.seq, id, type, version, payload);
-      if (params.length === MAX_INSERT_ROWS * ROW_PARAMS) insertWaiting();
+      rows.add(key, event.seq, id, type, version, payload);
       continue;
     }
-    insertWaiting();
+    rows.flush();
     const { lastInsertRowid } = sql.insertEvent.run(key, event.seq, id, type, version, payload);
     const mark = event.kind === 'deletion' ? sql.insertDeletion : sql.insertErasure;
     for (const target of event.targets) {
@@ -47,5 +38,5 @@ export function insertLogRows(
         );
     }
   }
-  insertWaiting();
+  rows.flush();
 }

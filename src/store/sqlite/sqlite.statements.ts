@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { multiRowInsert, type MultiRowInsert } from '../../db/multi-row-insert.js';
 import { PAGE_ROW_COLUMNS, type PageRow, type StoredRow } from './sqlite.codec.js';
 
 /** A stored row of `event_log`, as the reads select it. */
@@ -49,11 +50,8 @@ export interface Statements {
   readonly insertEvent: Database.Statement<
     [number, number, Buffer | string, number, number, string]
   >;
-  /**
-   * {@link insertEvent} of n rows (1 to {@link MAX_INSERT_ROWS}) in one statement, prepared once
-   * per n: the parameters of each row in turn.
-   */
-  insertEvents(n: number): Database.Statement<(number | Buffer | string)[]>;
+  /** {@link insertEvent} of n rows in one statement (src/db/multi-row-insert.ts). */
+  readonly insertEvents: MultiRowInsert<number | Buffer | string>;
   /** deletion pos, memory key, target id key. */
   readonly insertDeletion: Database.Statement<[number | bigint, number, Buffer | string]>;
   /** erasure pos, memory key, target id key. */
@@ -61,9 +59,6 @@ export interface Statements {
   /** Plucked: the name of a type code memledger does not write (found in a migrated file). */
   readonly typeName: Database.Statement<[number], string>;
 }
-
-/** Most rows {@link Statements.insertEvents} writes in one statement. */
-export const MAX_INSERT_ROWS = 100;
 
 /** The key of the memory named by the statement's first parameter. */
 const MEMORY = '(SELECT key FROM memories WHERE memory_id = ?)';
@@ -82,7 +77,6 @@ export function prepareStatements(db: Database.Database): Statements {
          LEFT JOIN event_log r ON r.pos = y.erasure_pos
         WHERE e.memory = ${MEMORY} AND e.id ${id}`,
     );
-  const insertEvents = new Map<number, Database.Statement<(number | Buffer | string)[]>>();
   const insertInto = 'INSERT INTO event_log (memory, seq, id, type, version, payload) VALUES';
   return {
     db,
@@ -129,14 +123,7 @@ export function prepareStatements(db: Database.Database): Statements {
     insertEvent: db.prepare<[number, number, Buffer | string, number, number, string]>(
       `${insertInto} (?, ?, ?, ?, ?, ?)`,
     ),
-    insertEvents(n) {
-      let statement = insertEvents.get(n);
-      if (statement === undefined) {
-        statement = db.prepare(`${insertInto} ${Array(n).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`);
-        insertEvents.set(n, statement);
-      }
-      return statement;
-    },
+    insertEvents: multiRowInsert(db, insertInto, 6),
     insertDeletion: db.prepare<[number | bigint, number, Buffer | string]>(
       `INSERT INTO event_deletions (target_pos, deletion_pos)
        SELECT target.pos, ? FROM event_log target WHERE target.memory = ? AND target.id = ?`,
