@@ -124,7 +124,7 @@ function writeAfter(
 
 /** Writes an event's row and marks the content it deletes or erases; returns its id key. */
 function put({ sql, mem }: RowTarget, event: Indexed, id: IdKey = idKey(event.id)): IdKey {
-  sql.put.run(mem, id, KIND_CODES[event.kind], event.seq);
+  sql.putRows(1).run(mem, id, KIND_CODES[event.kind], event.seq);
   if (event.kind === 'deletion') {
     for (const target of event.targets) sql.markDeleted.run(id, event.seq, mem, idKey(target));
   } else if (event.kind === 'erasure') {

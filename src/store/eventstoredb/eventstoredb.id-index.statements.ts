@@ -40,8 +40,10 @@ export interface Statements {
   readonly moveCheckpoint: Write<[number, IdKey, number, number | null]>;
   readonly dataVersion: Database.Statement<[], number>;
   readonly entry: Database.Statement<[number, IdKey], EntryRow>;
-  readonly put: Write<[number, IdKey, number, number]>;
-  /** `put` of n rows in one statement (src/db/multi-row-insert.ts). */
+  /**
+   * n rows (mem, id, kind, seq) in one statement (src/db/multi-row-insert.ts). REPLACE: an id the
+   * stream holds twice is indexed at its later event, as a Map would.
+   */
   readonly putRows: MultiRowInsert<number | IdKey>;
   readonly markDeleted: Write<[IdKey, number, number, IdKey]>;
   readonly markErased: Write<[IdKey, number, number, IdKey]>;
@@ -82,10 +84,6 @@ export function prepare(db: Database.Database): Statements {
     entry: db.prepare<[number, IdKey], EntryRow>(
       `SELECT kind, seq, deleted_by, deleted_seq, erased_by, erased_seq FROM esdb_index_ids
         WHERE mem = ? AND id = ?`,
-    ),
-    // REPLACE: an id the stream holds twice is indexed at its later event, as a Map would.
-    put: db.prepare<[number, IdKey, number, number]>(
-      'INSERT OR REPLACE INTO esdb_index_ids (mem, id, kind, seq) VALUES (?, ?, ?, ?)',
     ),
     // The first deletion counts, as in replay(); an unknown target is left for replay to reject.
     markDeleted: db.prepare<[IdKey, number, number, IdKey]>(

@@ -27,7 +27,7 @@ export function insertLogRows(
       continue;
     }
     rows.flush();
-    const { lastInsertRowid } = sql.insertEvent.run(key, event.seq, id, type, version, payload);
+    const { lastInsertRowid } = sql.insertEvents(1).run(key, event.seq, id, type, version, payload);
     const mark = event.kind === 'deletion' ? sql.insertDeletion : sql.insertErasure;
     for (const target of event.targets) {
       // The guard checked every target exists; a miss here would leave deleted content readable.

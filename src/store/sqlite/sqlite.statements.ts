@@ -46,11 +46,10 @@ export interface Statements {
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
   /** Plucked: a memory's key, or undefined before its first append. */
   readonly memoryKey: Database.Statement<[string], number>;
-  /** memory key, seq, id key, type code, version, payload. */
-  readonly insertEvent: Database.Statement<
-    [number, number, Buffer | string, number, number, string]
-  >;
-  /** {@link insertEvent} of n rows in one statement (src/db/multi-row-insert.ts). */
+  /**
+   * n rows of `event_log` in one statement (src/db/multi-row-insert.ts), each: memory key, seq,
+   * id key, type code, version, payload.
+   */
   readonly insertEvents: MultiRowInsert<number | Buffer | string>;
   /** deletion pos, memory key, target id key. */
   readonly insertDeletion: Database.Statement<[number | bigint, number, Buffer | string]>;
@@ -120,9 +119,6 @@ export function prepareStatements(db: Database.Database): Statements {
         WHERE memory = ${MEMORY} AND seq <= ? AND seq >= ? ORDER BY seq DESC LIMIT ? + 0`,
     ),
     memoryKey: db.prepare<[string], number>('SELECT key FROM memories WHERE memory_id = ?').pluck(),
-    insertEvent: db.prepare<[number, number, Buffer | string, number, number, string]>(
-      `${insertInto} (?, ?, ?, ?, ?, ?)`,
-    ),
     insertEvents: multiRowInsert(db, insertInto, 6),
     insertDeletion: db.prepare<[number | bigint, number, Buffer | string]>(
       `INSERT INTO event_deletions (target_pos, deletion_pos)
