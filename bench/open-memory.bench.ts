@@ -3,8 +3,9 @@
  * state page and RSS, after a clean stop and after a writer was killed with SIGKILL mid-write,
  * then state pages now and as of random seqs and the first content chunk of a streamed state.
  * The baseline, in the same run: a fresh process that opens the file with raw better-sqlite3
- * and reads the last 100 events of the log. Every figure comes from a child process
- * (bench/open-memory.child.ts); the file is built once and cached under the OS temp folder.
+ * and reads the last 100 events of the log. Every figure comes from a fresh child process
+ * (bench/open-memory.reader.mjs: plain `node` on the compiled package, as an application runs
+ * it, built first when src/ is newer); the file is built once and cached under the OS temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -15,16 +16,54 @@ import { openMemledger } from '../src/memory/index.js';
 import { READ_MODEL_VERSION } from '../src/read-models/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { SQLITE_SCHEMA_VERSION } from '../src/store/sqlite/sqlite.schema.js';
-import { MIX_VERSION, mixedEventBatches, report } from './support.js';
+import { MIX_VERSION, mixedEventBatches, percentile, report, seededRandom } from './support.js';
 
-const CHILD = join(import.meta.dirname, 'open-memory.child.ts');
+const READER = join(import.meta.dirname, 'open-memory.reader.mjs');
+const WRITER = join(import.meta.dirname, 'open-memory.writer.ts');
+const BUILD_IF_NEEDED = join(import.meta.dirname, '..', 'scripts', 'build-if-needed.mjs');
 const MB = 1024 * 1024;
 /** State pages, as-of pages and streamed states timed in the fresh process, each. */
 const SAMPLES = 200;
 /** How long the writer appends before it is killed. */
 const WRITE_BEFORE_KILL_MS = 3000;
 
-/** What the `open` child reports (see open-memory.child.ts). */
+/** Samples of one pass of state pages, in ms, as the `open` reader prints them. */
+interface PageSamples {
+  readonly now: number[];
+  readonly asOf: number[];
+  readonly cpuNow: number[];
+  readonly cpuAsOf: number[];
+  readonly toContent: number[];
+}
+
+/** What the `open` reader prints (see open-memory.reader.mjs). */
+interface OpenOutput {
+  readonly importMs: number;
+  readonly fromProcessStartMs: number;
+  readonly fromOpenCallMs: number;
+  readonly fromSpawnMs: number;
+  readonly rssAfterFirstPage: number;
+  readonly rssAfterLoop: number;
+  readonly checkpointBefore: number | null;
+  readonly head: number;
+  readonly fresh: PageSamples;
+  readonly repeat: PageSamples;
+}
+
+/** What the `raw` reader prints. */
+interface RawOutput {
+  readonly importMs: number;
+  readonly fromProcessStartMs: number;
+  readonly fromOpenCallMs: number;
+  readonly fromSpawnMs: number;
+  readonly rss: number;
+  readonly rssAfterLoop: number;
+  readonly head: number;
+  readonly now: number[];
+  readonly asOf: number[];
+}
+
+/** The `open` reader's figures, percentiles taken. */
 interface OpenFigures {
   readonly importMs: number;
   readonly fromProcessStartMs: number;
@@ -52,7 +91,7 @@ interface OpenFigures {
   readonly streamToContentP99: number;
 }
 
-/** What the `raw` child reports. */
+/** The `raw` reader's figures, percentiles taken. */
 interface RawFigures {
   readonly importMs: number;
   readonly fromProcessStartMs: number;
@@ -73,15 +112,12 @@ interface RawFigures {
  */
 export async function benchOpenMemory(n = 1_000_000): Promise<void> {
   const path = await cachedMemoryFile(n);
-  const raw = await runChild<RawFigures>(['raw', path, String(SAMPLES), '7']);
-  const clean = await runChild<OpenFigures>(['open', path, String(SAMPLES), '7']);
+  buildPackageIfNeeded();
+  const raw = await openRaw(path, SAMPLES);
+  const clean = await openMemory(path, SAMPLES);
   // Cold: the file's pages dropped from the OS page cache first (where `dd iflag=nocache` can).
-  const rawCold = evictFromPageCache(path)
-    ? await runChild<RawFigures>(['raw', path, '0', '7'])
-    : undefined;
-  const cold = evictFromPageCache(path)
-    ? await runChild<OpenFigures>(['open', path, '0', '7'])
-    : undefined;
+  const rawCold = evictFromPageCache(path) ? await openRaw(path, 0) : undefined;
+  const cold = evictFromPageCache(path) ? await openMemory(path, 0) : undefined;
   const killed = await afterKill(path, n, true);
   const lagging = await afterKill(path, n, false);
 
@@ -98,12 +134,12 @@ export async function benchOpenMemory(n = 1_000_000): Promise<void> {
   report(`open-memory-${n}`, {
     events: n,
     file: `${path} (${(statSync(path).size / MB).toFixed(0)} MB)`,
-    note: 'page cache warm unless marked cold; every child runs node --import tsx',
+    note: 'page cache warm unless marked cold; readers run plain node on the compiled package (dist/)',
     'load average (1 min, 2 shared cores here) at the end': loadavg()[0]!,
     'raw: fresh process to last 100 events ms (baseline)': ms(raw.fromProcessStartMs),
     'raw: of which module imports ms': ms(raw.importMs),
     'raw: from open call ms': ms(raw.fromOpenCallMs),
-    'raw: from spawn ms (node + tsx start)': raw.fromSpawnMs,
+    'raw: from spawn ms (node start)': raw.fromSpawnMs,
     'raw: RSS MB (baseline)': raw.rss / MB,
     'raw: RSS after its timing loop MB': raw.rssAfterLoop / MB,
     'raw: last 100 events p50 / p99 ms': `${raw.nowP50.toFixed(3)} / ${raw.nowP99.toFixed(3)}`,
@@ -162,7 +198,7 @@ async function afterKill(path: string, n: number, withReadModels: boolean) {
   try {
     await killMidWrite(copy, withReadModels);
     const walBytes = existsSync(`${copy}-wal`) ? statSync(`${copy}-wal`).size : 0;
-    const open = await runChild<OpenFigures>(['open', copy, '0', '7']);
+    const open = await openMemory(copy, 0);
     return {
       open,
       walBytes,
@@ -176,13 +212,9 @@ async function afterKill(path: string, n: number, withReadModels: boolean) {
 
 /** Starts a writer on `path`, waits until it appends, lets it run, then SIGKILLs it. */
 async function killMidWrite(path: string, withReadModels: boolean): Promise<void> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', CHILD, 'writer', path, String(withReadModels)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path, String(withReadModels)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
@@ -193,20 +225,76 @@ async function killMidWrite(path: string, withReadModels: boolean): Promise<void
   await exited;
 }
 
-/** Runs the child in a fresh process and parses the JSON it prints last. */
-async function runChild<T>(args: readonly string[]): Promise<T> {
-  // MEMLEDGER_BENCH_CPU_PROF=<dir> profiles each child (node --cpu-prof) into that folder.
+/**
+ * The random positions (fractions of the head) the readers read as of: the same seeded list
+ * for every reader, so the raw baseline and memledger read as of the same seqs.
+ */
+function positions(samples: number): number[] {
+  const random = seededRandom(7);
+  return Array.from({ length: 3 * samples }, () => random());
+}
+
+const p = (xs: readonly number[], q: number) => (xs.length > 0 ? percentile(xs, q) : NaN);
+
+/** A fresh process opening memledger on `path`, timing `samples` pages after the first. */
+async function openMemory(path: string, samples: number): Promise<OpenFigures> {
+  const out = await runReader<OpenOutput>(['open', path, String(samples)], samples);
+  const { fresh, repeat } = out;
+  return {
+    ...out,
+    nowP50: p(fresh.now, 50),
+    nowP99: p(fresh.now, 99),
+    asOfP50: p(fresh.asOf, 50),
+    asOfP99: p(fresh.asOf, 99),
+    nowCpuP50: p(fresh.cpuNow, 50),
+    nowCpuP99: p(fresh.cpuNow, 99),
+    asOfCpuP50: p(fresh.cpuAsOf, 50),
+    asOfCpuP99: p(fresh.cpuAsOf, 99),
+    repeatNowP50: p(repeat.now, 50),
+    repeatNowP99: p(repeat.now, 99),
+    repeatAsOfP50: p(repeat.asOf, 50),
+    repeatAsOfP99: p(repeat.asOf, 99),
+    streamToContentP50: p(fresh.toContent, 50),
+    streamToContentP99: p(fresh.toContent, 99),
+  };
+}
+
+/** A fresh process reading `path` with raw better-sqlite3 (the baseline). */
+async function openRaw(path: string, samples: number): Promise<RawFigures> {
+  const out = await runReader<RawOutput>(['raw', path, String(samples)], samples);
+  return {
+    ...out,
+    nowP50: p(out.now, 50),
+    nowP99: p(out.now, 99),
+    asOfP50: p(out.asOf, 50),
+    asOfP99: p(out.asOf, 99),
+  };
+}
+
+/** Builds dist/ when src/ is newer (the readers load the compiled package). */
+function buildPackageIfNeeded(): void {
+  const built = spawnSync(process.execPath, [BUILD_IF_NEEDED], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`Building dist/ failed (${built.status}).`);
+}
+
+/** Runs the reader in a fresh process and parses the JSON it prints last. */
+async function runReader<T>(args: readonly string[], samples: number): Promise<T> {
+  // MEMLEDGER_BENCH_CPU_PROF=<dir> profiles each reader (node --cpu-prof) into that folder.
   const profile = process.env.MEMLEDGER_BENCH_CPU_PROF;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', CHILD, ...args], {
+  const child = spawn(process.execPath, [...flags, READER, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, MEMLEDGER_BENCH_SPAWNED_AT: String(Date.now()) },
+    env: {
+      ...process.env,
+      MEMLEDGER_BENCH_SPAWNED_AT: String(Date.now()),
+      MEMLEDGER_BENCH_POSITIONS: JSON.stringify(positions(samples)),
+    },
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const last = out.trim().split('\n').at(-1);
-  if (code !== 0 || !last) throw new Error(`Child ${args.join(' ')} failed (${code}): ${out}`);
+  if (code !== 0 || !last) throw new Error(`Reader ${args.join(' ')} failed (${code}): ${out}`);
   return JSON.parse(last) as T;
 }
 

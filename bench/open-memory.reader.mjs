@@ -1,0 +1,151 @@
+/**
+ * The fresh reading process of bench/open-memory.bench.ts, one role per run. Plain JavaScript
+ * run by plain `node` (no TypeScript loader), importing memledger by its package name: the
+ * compiled package (dist/), as an application or a library user loads it.
+ *
+ * - `open <file> <samples>`: opens the store and memledger, times the first state page from
+ *   process start, reports RSS, then times state pages and streamed states, then the same kind
+ *   of pages again in the now warm process.
+ * - `raw <file> <samples>`: the baseline: raw better-sqlite3 opens the file and reads the last
+ *   100 events of the log, then times that read and the 100 events before random seqs.
+ *
+ * The random positions (fractions of the head) come from the parent in
+ * MEMLEDGER_BENCH_POSITIONS (3 x samples of them), so both roles read as of the same seqs. It prints one line of JSON with
+ * every sample; the parent takes the percentiles. Modules are imported after the clock starts,
+ * so their load time is reported apart.
+ */
+import { performance } from 'node:perf_hooks';
+
+/** Milliseconds since the parent spawned this process (its Date.now() in the environment). */
+const sinceSpawn = () => Date.now() - Number(process.env.MEMLEDGER_BENCH_SPAWNED_AT ?? Date.now());
+/** @type {number[]} */
+const positions = JSON.parse(process.env.MEMLEDGER_BENCH_POSITIONS ?? '[]');
+/** The seq at the `i`th position, for a log whose last seq is `head`. */
+const seqAt = (i, head) => Math.floor((positions[i % positions.length] ?? 0) * (head + 1));
+/** CPU time (user + system, every thread of this process) in ms. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+const [role, file, samplesArg] = process.argv.slice(2);
+const samples = Number(samplesArg ?? 200);
+if (!file) throw new Error('usage: open-memory.reader.mjs open|raw <file> [samples]');
+if (role === 'open') await openMemory(file);
+else if (role === 'raw') await openRaw(file);
+else throw new Error(`Unknown role ${role}.`);
+
+async function openMemory(path) {
+  const importStart = performance.now();
+  const { openMemledger } = await import('memledger');
+  const { openSqliteStore } = await import('memledger/sqlite');
+  const openStart = performance.now();
+  const store = openSqliteStore({ path });
+  const memledger = openMemledger({ store });
+  const memory = await memledger.memory();
+  const checkpointBefore = memory.checkpoint;
+  const first = await memory.statePage({ limit: 100 });
+  const firstPageAt = performance.now();
+  const fromSpawnMs = sinceSpawn();
+  const rssAfterFirstPage = process.memoryUsage().rss;
+  const head = first.lastSeq ?? -1;
+
+  /**
+   * Times `samples` state pages now and as many as of random seqs (and streamed states). The
+   * fresh pass reads as of the same seqs as the raw child (positions 0 to samples - 1); its
+   * streams and the repeat take the positions after those.
+   */
+  const timePages = async (withStreams, from) => {
+    const t = { now: [], asOf: [], cpuNow: [], cpuAsOf: [], toContent: [] };
+    for (let i = 0; i < samples; i++) {
+      let cpuStart = cpuMs();
+      let start = performance.now();
+      await memory.statePage({ limit: 100 });
+      t.now.push(performance.now() - start);
+      t.cpuNow.push(cpuMs() - cpuStart);
+      const upToSeq = seqAt(from + i, head);
+      cpuStart = cpuMs();
+      start = performance.now();
+      await memory.statePage({ upToSeq, limit: 100 });
+      t.asOf.push(performance.now() - start);
+      t.cpuAsOf.push(cpuMs() - cpuStart);
+      if (!withStreams) continue;
+      const streamTo = seqAt(samples + i, head);
+      start = performance.now();
+      // Leaving the loop ends the generator: only the head and the first content chunk are read.
+      for await (const chunk of memory.streamState({ upToSeq: streamTo }))
+        if (chunk.part === 'content') break;
+      t.toContent.push(performance.now() - start);
+    }
+    return t;
+  };
+  // The first pass is a fresh process's first pages (JIT and heap still warming up); the
+  // repeat times the same kind of pages again in the now warm process.
+  const fresh = await timePages(true, 0);
+  const rssAfterLoop = process.memoryUsage().rss;
+  const repeat = await timePages(false, 2 * samples);
+  await memledger.close();
+  console.log(
+    JSON.stringify({
+      importMs: openStart - importStart,
+      fromProcessStartMs: firstPageAt,
+      fromOpenCallMs: firstPageAt - openStart,
+      fromSpawnMs,
+      rssAfterFirstPage,
+      rssAfterLoop,
+      checkpointBefore,
+      head,
+      visibleOnFirstPage: first.visibleMessages.length + first.visibleDocuments.length,
+      fresh,
+      repeat,
+    }),
+  );
+}
+
+async function openRaw(path) {
+  const importStart = performance.now();
+  const { default: Database } = await import('better-sqlite3');
+  const openStart = performance.now();
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  const lastRows = db.prepare(
+    `SELECT e.seq, e.id, e.type, e.version, e.payload FROM event_log e
+      WHERE e.memory = (SELECT key FROM memories WHERE memory_id = ?) AND e.seq <= ?
+      ORDER BY e.seq DESC LIMIT 100`,
+  );
+  // Decoding the payloads is part of a page's work in memledger too.
+  const read = (upToSeq) =>
+    lastRows.all('default', upToSeq).map((row) => ({ seq: row.seq, ...JSON.parse(row.payload) }));
+  const first = read(Number.MAX_SAFE_INTEGER);
+  const firstPageAt = performance.now();
+  const fromSpawnMs = sinceSpawn();
+  const rss = process.memoryUsage().rss;
+  const head = first[0]?.seq ?? -1;
+  const now = [];
+  const asOf = [];
+  for (let i = 0; i < samples; i++) {
+    let start = performance.now();
+    read(Number.MAX_SAFE_INTEGER);
+    now.push(performance.now() - start);
+    const upToSeq = seqAt(i, head);
+    start = performance.now();
+    read(upToSeq);
+    asOf.push(performance.now() - start);
+  }
+  const rssAfterLoop = process.memoryUsage().rss;
+  db.close();
+  console.log(
+    JSON.stringify({
+      importMs: openStart - importStart,
+      fromProcessStartMs: firstPageAt,
+      fromOpenCallMs: firstPageAt - openStart,
+      fromSpawnMs,
+      rss,
+      rssAfterLoop,
+      rows: first.length,
+      head,
+      now,
+      asOf,
+    }),
+  );
+}
