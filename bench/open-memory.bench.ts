@@ -36,53 +36,47 @@ interface PageSamples {
   readonly toContent: number[];
 }
 
-/** What the `open` reader prints (see open-memory.reader.mjs). */
-interface OpenOutput {
+/** What both readers print about their process: when the first read was done, and memory. */
+interface ProcessFigures {
   readonly importMs: number;
   readonly fromProcessStartMs: number;
   readonly fromOpenCallMs: number;
   readonly fromSpawnMs: number;
-  readonly rssAfterFirstPage: number;
   readonly rssAfterLoop: number;
-  readonly checkpointBefore: number | null;
   readonly head: number;
+}
+
+/** What the `open` reader prints (see open-memory.reader.mjs). */
+interface OpenOutput extends ProcessFigures {
+  readonly rssAfterFirstPage: number;
+  readonly checkpointBefore: number | null;
   readonly fresh: PageSamples;
   readonly repeat: PageSamples;
 }
 
 /** What the `raw` reader prints. */
-interface RawOutput {
-  readonly importMs: number;
-  readonly fromProcessStartMs: number;
-  readonly fromOpenCallMs: number;
-  readonly fromSpawnMs: number;
+interface RawOutput extends ProcessFigures {
   readonly rss: number;
-  readonly rssAfterLoop: number;
-  readonly head: number;
   readonly now: number[];
   readonly asOf: number[];
 }
 
-/** The `open` reader's figures, percentiles taken. */
-interface OpenFigures {
-  readonly importMs: number;
-  readonly fromProcessStartMs: number;
-  readonly fromOpenCallMs: number;
-  readonly fromSpawnMs: number;
-  readonly rssAfterFirstPage: number;
-  readonly rssAfterLoop: number;
-  readonly checkpointBefore: number | null;
-  readonly head: number;
+/** p50 and p99 of state pages (or raw reads) now and as of a random seq, in ms. */
+interface PagePercentiles {
   readonly nowP50: number;
   readonly nowP99: number;
   readonly asOfP50: number;
   readonly asOfP99: number;
+}
+
+/** The `open` reader's figures, percentiles taken. */
+interface OpenFigures extends Omit<OpenOutput, 'fresh' | 'repeat'>, PagePercentiles {
   /** CPU time (user + system, all threads) of one state page, now and as of a random seq. */
   readonly nowCpuP50: number;
   readonly nowCpuP99: number;
   readonly asOfCpuP50: number;
   readonly asOfCpuP99: number;
-  /** The same pages timed again in the same (now warm) process. */
+  /** The same kind of pages timed again in the same (now warm) process. */
   readonly repeatNowP50: number;
   readonly repeatNowP99: number;
   readonly repeatAsOfP50: number;
@@ -92,19 +86,7 @@ interface OpenFigures {
 }
 
 /** The `raw` reader's figures, percentiles taken. */
-interface RawFigures {
-  readonly importMs: number;
-  readonly fromProcessStartMs: number;
-  readonly fromOpenCallMs: number;
-  readonly fromSpawnMs: number;
-  readonly rss: number;
-  readonly rssAfterLoop: number;
-  readonly head: number;
-  readonly nowP50: number;
-  readonly nowP99: number;
-  readonly asOfP50: number;
-  readonly asOfP99: number;
-}
+type RawFigures = Omit<RawOutput, 'now' | 'asOf'> & PagePercentiles;
 
 /**
  * Measures opening a memory of `n` events (default 1 M; `npm run bench -- --large` asks 10 M).

@@ -28,6 +28,14 @@ const cpuMs = () => {
   return (user + system) / 1000;
 };
 
+/** When a reader's first read was done, from its clock's marks (ms since process start). */
+const processFigures = (importStart, openStart, firstPageAt, fromSpawnMs) => ({
+  importMs: openStart - importStart,
+  fromProcessStartMs: firstPageAt,
+  fromOpenCallMs: firstPageAt - openStart,
+  fromSpawnMs,
+});
+
 const [role, file, samplesArg] = process.argv.slice(2);
 const samples = Number(samplesArg ?? 200);
 if (!file) throw new Error('usage: open-memory.reader.mjs open|raw <file> [samples]');
@@ -87,10 +95,7 @@ async function openMemory(path) {
   await memledger.close();
   console.log(
     JSON.stringify({
-      importMs: openStart - importStart,
-      fromProcessStartMs: firstPageAt,
-      fromOpenCallMs: firstPageAt - openStart,
-      fromSpawnMs,
+      ...processFigures(importStart, openStart, firstPageAt, fromSpawnMs),
       rssAfterFirstPage,
       rssAfterLoop,
       checkpointBefore,
@@ -136,10 +141,7 @@ async function openRaw(path) {
   db.close();
   console.log(
     JSON.stringify({
-      importMs: openStart - importStart,
-      fromProcessStartMs: firstPageAt,
-      fromOpenCallMs: firstPageAt - openStart,
-      fromSpawnMs,
+      ...processFigures(importStart, openStart, firstPageAt, fromSpawnMs),
       rss,
       rssAfterLoop,
       rows: first.length,
