@@ -25,6 +25,11 @@ import { prepareSearchReadModel, type SearchReadModel } from './search.read-mode
  * Only a backlog (an import, a batch of appends) makes a full batch.
  */
 const SEARCH_BATCH = 5000;
+/**
+ * How far the search checkpoint may lag when no event in between is content to index (the
+ * check reads those events' rows by seq, so it stays a short range scan).
+ */
+const SEARCH_LAG_WITHOUT_CONTENT = 256;
 
 /** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
 export const NO_ROWS = 0;
@@ -167,19 +172,35 @@ function readModelsOn(
     db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
   );
   const applyTx = db.transaction(write);
-  /** One batch of the search catch-up; false when the index is current. */
-  const indexBatch = db.transaction((mem: number): boolean => {
+  /**
+   * The next batch the search index lacks: the content seqs to index and where the search
+   * checkpoint moves to; `undefined` when no content is missing. Events that are not content
+   * (recalls, deletions) give it nothing to index, so the search checkpoint may stay up to
+   * {@link SEARCH_LAG_WITHOUT_CONTENT} events behind over them: otherwise every search or recall
+   * after a recall would take the write lock and commit only to move the checkpoint past it.
+   */
+  const searchBacklog = (mem: number) => {
     const row = sql.searchCheckpoints.get(mem);
-    if (!row || row.search_checkpoint >= row.checkpoint) return false;
+    if (!row || row.search_checkpoint >= row.checkpoint) return undefined;
     const to = Math.min(row.checkpoint, row.search_checkpoint + SEARCH_BATCH);
     const seqs = sql.toIndex.all(mem, row.search_checkpoint, to);
-    const events = load(mem, seqs);
-    for (const seq of seqs) {
+    const nothingToIndex =
+      seqs.length === 0 &&
+      to === row.checkpoint &&
+      to - row.search_checkpoint <= SEARCH_LAG_WITHOUT_CONTENT;
+    return nothingToIndex ? undefined : { seqs, to, more: to < row.checkpoint };
+  };
+  /** One batch of the search catch-up; false when the index is current. */
+  const indexBatch = db.transaction((mem: number): boolean => {
+    const backlog = searchBacklog(mem);
+    if (!backlog) return false;
+    const events = load(mem, backlog.seqs);
+    for (const seq of backlog.seqs) {
       const event = events.get(seq);
       if (event !== undefined) search.add(mem, event as Sequenced<ContentEvent>);
     }
-    sql.setSearchCheckpoint.run(to, mem);
-    return to < row.checkpoint;
+    sql.setSearchCheckpoint.run(backlog.to, mem);
+    return backlog.more;
   });
   const listeners = new Map<string, (events: readonly Sequenced[]) => void>();
   const resetTx = db.transaction((mem: number) => {
@@ -245,7 +266,8 @@ function readModelsOn(
     },
     catchUpSearch(mem) {
       if (db.inTransaction) while (indexBatch(mem));
-      else while (indexBatch.immediate(mem));
+      // Looked at first without the write lock: most calls find nothing to index.
+      else while (searchBacklog(mem) && indexBatch.immediate(mem));
     },
     read(work) {
       return db.inTransaction ? work() : db.transaction(work).deferred();
