@@ -3,11 +3,7 @@
  * reads and the statements it prepares once per file.
  */
 import type Database from 'better-sqlite3';
-import {
-  MAX_ROWS_PER_INSERT,
-  multiRowInsert,
-  type MultiRowInsert,
-} from '../../db/multi-row-insert.js';
+import { multiRowInsert, type MultiRowInsert } from '../../db/multi-row-insert.js';
 
 /** An id as the index stores it: 16 bytes for a UUID, else its text (sqlite.codec.ts idKey). */
 export type IdKey = Buffer | string;
@@ -49,9 +45,6 @@ export interface Statements {
   readonly markErased: Write<[IdKey, number, number, IdKey]>;
   readonly clear: Write<[number]>;
 }
-
-/** Most rows {@link Statements.putRows} writes in one statement. */
-export const MAX_ROWS = MAX_ROWS_PER_INSERT;
 
 /** Prepares the statements once, when the file opens. */
 export function prepare(db: Database.Database): Statements {

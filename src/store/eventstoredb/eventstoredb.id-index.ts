@@ -5,10 +5,10 @@
  * Per id it holds kind, seq and deletedBy, not the event, in a SQLite file (layout in
  * eventstoredb.id-index.schema.ts; `:memory:` by default), so process memory holds no per-event
  * structure beyond the rows of the last few milliseconds' appends, written together (a tail of
- * at most {@link MAX_ROWS} per memory, see {@link IdIndex.appended}). Each memory's checkpoint
- * (the last seq applied and the id of the event there) is committed with its rows. The one
- * decision that needs an event's content (invariant 9: the same id appended again) reads that
- * single revision, which happens only on retries.
+ * at most {@link MAX_ROWS_PER_INSERT} per memory, see {@link IdIndex.appended}). Each memory's
+ * checkpoint (the last seq applied and the id of the event there) is committed with its rows.
+ * The one decision that needs an event's content (invariant 9: the same id appended again)
+ * reads that single revision, which happens only on retries.
  *
  * It is brought up to date by reading the stream forwards from its checkpoint
  * (eventstoredb.catch-up.ts) right before each guard decision that needs it and each `get`,
@@ -27,7 +27,8 @@ import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
 import type { IdIndexFile } from './eventstoredb.id-index.file.js';
 import { rowOf, writeEvents, type Indexed, type Row } from './eventstoredb.id-index.rows.js';
 import { kindOfCode } from './eventstoredb.id-index.schema.js';
-import { MAX_ROWS, type Statements } from './eventstoredb.id-index.statements.js';
+import { MAX_ROWS_PER_INSERT } from '../../db/multi-row-insert.js';
+import type { Statements } from './eventstoredb.id-index.statements.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {
@@ -55,7 +56,8 @@ export interface IndexView {
 
 /**
  * The rows of events this process appended and has not written to the file yet: kept in memory
- * at most the file's commit delay (or {@link MAX_ROWS} rows), then written in one statement.
+ * at most the file's commit delay (or {@link MAX_ROWS_PER_INSERT} rows), then written in one
+ * statement.
  * The guard decides on them and the file together; nothing else reads around them.
  */
 interface Tail {
@@ -188,7 +190,7 @@ export class IdIndex {
       held.rows.push(row);
       held.entries.set(row.id, { kind: row.kind, seq: row.seq, deletedBy: null });
     }
-    if (held.rows.length >= MAX_ROWS) this.writeTail();
+    if (held.rows.length >= MAX_ROWS_PER_INSERT) this.writeTail();
     else this.file.holdTail(this);
     return true;
   }
