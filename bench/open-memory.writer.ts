@@ -1,8 +1,8 @@
 /**
  * The writer of bench/open-memory.bench.ts: `open-memory.writer.ts <file> true|false` appends
  * one event at a time until killed (the parent sends SIGKILL) and prints `writing` once the first
- * append committed. With `false` it appends through the bare store, so the read models fall behind the
- * log. Its speed is not measured: it only leaves a file as a crash leaves it.
+ * append committed. With `false` it appends through the bare store, so the read models fall
+ * behind the log. Its speed is not measured: it only leaves a file as a crash leaves it.
  */
 import { performance } from 'node:perf_hooks';
 
