@@ -200,7 +200,7 @@ async function killMidWrite(path: string, withReadModels: boolean): Promise<void
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`The writer exited (${code}) before writing.`)));
+    child.once('close', (code) => reject(new Error(`The writer exited (${code}) before writing.`)));
   });
   await new Promise((resolve) => setTimeout(resolve, WRITE_BEFORE_KILL_MS));
   child.kill('SIGKILL');
@@ -274,7 +274,8 @@ async function runReader<T>(args: readonly string[], samples: number): Promise<T
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': it comes after the last of the child's output has been read.
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const last = out.trim().split('\n').at(-1);
   if (code !== 0 || !last) throw new Error(`Reader ${args.join(' ')} failed (${code}): ${out}`);
   return JSON.parse(last) as T;

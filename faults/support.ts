@@ -107,7 +107,9 @@ export function waitForLine(
     const timer = setTimeout(() => {
       reject(new Error(`no line ${String(pattern)} in ${timeoutMs} ms: ${stderrOf(child)}`));
     }, timeoutMs);
-    child.once('exit', () => {
+    // 'close', not 'exit': a child that prints its line and exits at once can be reported as
+    // exited before its stdout is read; 'close' comes after the last of stdout and stderr.
+    child.once('close', () => {
       clearTimeout(timer);
       reject(new Error(`child exited before ${String(pattern)}: ${stderrOf(child)}`));
     });
