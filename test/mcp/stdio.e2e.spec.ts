@@ -91,7 +91,8 @@ describe('memledger mcp', () => {
         stderr += chunk.toString();
         if (stderr.includes('serving memory')) child.stdin.end();
       });
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      // 'close', not 'exit': all of stdout is read by then, so an empty stdout is really empty.
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       expect({ code, stdout }).toEqual({ code: 0, stdout: '' });
     } finally {
       rmSync(dir, { recursive: true, force: true });

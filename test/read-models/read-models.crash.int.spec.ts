@@ -59,7 +59,8 @@ function runAndKill(path: string, afterLines: number): Promise<string[]> {
       if (lines.length >= afterLines) proc.kill('SIGKILL');
     });
     proc.on('error', reject);
-    proc.on('exit', () => resolve(lines));
+    // 'close', not 'exit': the lines printed before the end are all read by then.
+    proc.on('close', () => resolve(lines));
   });
 }
 

@@ -77,7 +77,8 @@ function writeAndKill(count: number): Promise<Sequenced[]> {
       if (stored.length >= count) proc.kill('SIGKILL');
     });
     proc.on('error', reject);
-    proc.on('exit', () => resolve(stored));
+    // 'close', not 'exit': every line printed before the end is read by then.
+    proc.on('close', () => resolve(stored));
   });
 }
 
