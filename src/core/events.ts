@@ -86,6 +86,31 @@ export type MemoryId = z.infer<typeof MemoryId>;
 /** The memory used when none is named. */
 export const DEFAULT_MEMORY_ID = 'default';
 
+/**
+ * How a principal was authenticated: an access key (`key:<key id>`), a JWT from an identity
+ * provider (`jwt:<issuer>`), the shared API token (`token`), or the host process itself
+ * (`local`: a library or Nest host that authenticated its caller its own way).
+ */
+export const PrincipalVia = z
+  .string()
+  .regex(/^(key:[A-Za-z0-9_-]{1,64}|jwt:[^\s]{1,256}|token|local)$/, {
+    message: 'must be key:<key id>, jwt:<issuer>, token or local',
+  });
+
+/**
+ * Who appended an event, as the server (or the host application) authenticated them: never a
+ * client's claim (that is `actor`). `null` on events written without an authenticated principal,
+ * and on every event written before principals existed (schema versions before 3 / 2).
+ */
+export const RecordedBy = z
+  .strictObject({
+    principal: nonEmpty(LIMITS.label),
+    via: PrincipalVia,
+  })
+  .nullable();
+/** Who appended an event, as authenticated (or `null`). */
+export type RecordedBy = z.infer<typeof RecordedBy>;
+
 const commonFields = {
   id: EventId,
   timestamp: Timestamp,
@@ -93,6 +118,7 @@ const commonFields = {
   sessionId: label(LIMITS.label).nullable().default(null),
   source: nonEmpty(LIMITS.label).default('unknown'),
   actor: label(LIMITS.label).nullable().default(null),
+  recordedBy: RecordedBy.default(null),
 };
 
 const idList = (min: number) =>
@@ -128,12 +154,63 @@ export const Document = z.strictObject({
 /** A document's extracted plain text. */
 export type Document = Readonly<z.infer<typeof Document>>;
 
-/** A read: which ids entered a model's context, for which query. */
+/** How retrieval methods are combined: Reciprocal Rank Fusion with its `k` and weights. */
+export const Fusion = z.strictObject({
+  method: z.literal('rrf'),
+  k: z.number().positive({ message: 'must be more than 0' }).max(10_000),
+  weights: z.strictObject({
+    lexical: z.number().min(0, { message: 'must be 0 or more' }).max(1000),
+    semantic: z.number().min(0, { message: 'must be 0 or more' }).max(1000),
+  }),
+});
+/** How retrieval methods are combined. */
+export type Fusion = z.infer<typeof Fusion>;
+
+/**
+ * How a Recall's ids were chosen, so an audit can reproduce the ranking: `lexical` (BM25 over the
+ * search read model), `semantic` (vectors of `model` with `dimensions`), `hybrid` (both, fused),
+ * or `external` (the caller's own retrieval, recorded with `RecordRecall`).
+ */
+export const Retrieval = z.strictObject({
+  method: z.enum(['lexical', 'semantic', 'hybrid', 'external'], {
+    message: 'must be lexical, semantic, hybrid or external',
+  }),
+  model: label(LIMITS.label).nullable().default(null),
+  dimensions: z
+    .number()
+    .int({ message: 'must be an integer' })
+    .min(1, { message: 'must be 1 or more' })
+    .max(65_536, { message: 'must be at most 65536' })
+    .nullable()
+    .default(null),
+  fusion: Fusion.nullable().default(null),
+});
+/** How a Recall's ids were chosen. */
+export type Retrieval = z.infer<typeof Retrieval>;
+
+/** The retrieval of a Recall that names none: the caller chose the ids itself. */
+export const EXTERNAL_RETRIEVAL: Retrieval = {
+  method: 'external',
+  model: null,
+  dimensions: null,
+  fusion: null,
+};
+
+/** The retrieval every Recall written before retrieval was recorded reads as: BM25. */
+export const LEXICAL_RETRIEVAL: Retrieval = {
+  method: 'lexical',
+  model: null,
+  dimensions: null,
+  fusion: null,
+};
+
+/** A read: which ids entered a model's context, for which query, retrieved how. */
 export const Recall = z.strictObject({
   kind: z.literal('recall'),
   ...commonFields,
   query: nonEmpty(LIMITS.query),
   recalled: idList(0).readonly(),
+  retrieval: Retrieval.default(EXTERNAL_RETRIEVAL),
 });
 /** A read: which ids entered a model's context, for which query. */
 export type Recall = Readonly<z.infer<typeof Recall>>;

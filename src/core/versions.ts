@@ -13,17 +13,20 @@
  *   item's own key, in `sealed` (see {@link SEALED_FIELDS}) — so that an erasure can destroy
  *   them. Plain text stays valid, so a version-1 event is a version-2 event as it stands.
  * - erasure 1 (0.2.0): the fifth kind. A reader older than 0.2.0 does not know its type.
+ * - message 3, document 3, recall 2, deletion 2, erasure 2 (0.3.0): `recordedBy`, the principal
+ *   the server authenticated (older events read as `null`: nobody was authenticated); and on a
+ *   recall, `retrieval` (older recalls read as lexical: BM25 was the only retrieval then).
  */
 import { MemoryError } from './errors.js';
 import type { EventKind } from './events.js';
 
 /** The schema version this code writes for each kind. */
 export const EVENT_VERSIONS = {
-  message: 2,
-  document: 2,
-  recall: 1,
-  deletion: 1,
-  erasure: 1,
+  message: 3,
+  document: 3,
+  recall: 2,
+  deletion: 2,
+  erasure: 2,
 } as const satisfies Record<EventKind, number>;
 
 /** The version of an event stored without one: the shapes memledger 0.1.0 wrote. */
@@ -41,13 +44,23 @@ export type UpcasterTable = Readonly<Record<EventKind, Readonly<Record<number, U
 /** Version 2 added the sealed alternative only: plain text is the same in both. */
 const plainTextStaysValid: Upcaster = (fields) => fields;
 
+/** Before principals, nobody appending was authenticated. */
+const nobodyRecorded: Upcaster = (fields) => ({ ...fields, recordedBy: null });
+
+/** Before retrieval was recorded, every recall was BM25 over the search read model. */
+const lexicalRecall: Upcaster = (fields) => ({
+  ...fields,
+  recordedBy: null,
+  retrieval: { method: 'lexical', model: null, dimensions: null, fusion: null },
+});
+
 /** memledger's upcasters. */
 export const UPCASTERS: UpcasterTable = {
-  message: { 1: plainTextStaysValid },
-  document: { 1: plainTextStaysValid },
-  recall: {},
-  deletion: {},
-  erasure: {},
+  message: { 1: plainTextStaysValid, 2: nobodyRecorded },
+  document: { 1: plainTextStaysValid, 2: nobodyRecorded },
+  recall: { 1: lexicalRecall },
+  deletion: { 1: nobodyRecorded },
+  erasure: { 1: nobodyRecorded },
 };
 
 /** Where a stored event was read, for errors: e.g. `memory-default` and its seq. */

@@ -9,17 +9,21 @@ import { MAX_PAGE } from '../memory/index.js';
 
 /**
  * The common fields a caller may leave out on a write: the server fills `id` (UUID v7) and
- * `timestamp` (now); `kind` is the route's and `seq` the store's, so a body names neither.
+ * `timestamp` (now); `kind` is the route's, `seq` the store's and `recordedBy` the server's own
+ * record of who authenticated, so a body names none of them (a body that does is refused).
  */
-const omitted = { kind: true, seq: true } as const;
+const omitted = { kind: true, seq: true, recordedBy: true } as const;
 const filled = { id: true, timestamp: true } as const;
 
 /** Body of `POST messages`: a message without kind and seq, id and timestamp optional. */
 export const MessageBody = Message.omit(omitted).partial(filled);
 /** Body of `POST documents`. */
 export const DocumentBody = Document.omit(omitted).partial(filled);
-/** Body of `POST recalls`: a recall the caller computed with its own retrieval. */
-export const RecordRecallBody = Recall.omit(omitted).partial(filled);
+/**
+ * Body of `POST recalls`: a recall the caller computed with its own retrieval, which is what its
+ * `retrieval` records (`external`): the caller cannot claim memledger's ranking for it.
+ */
+export const RecordRecallBody = Recall.omit({ ...omitted, retrieval: true }).partial(filled);
 /**
  * Body of `POST deletions`; `erase: true` also erases the targets in the same atomic append
  * (the "erase too" of a deletion request: a Deletion then an Erasure, same reason and requester).

@@ -28,6 +28,7 @@ describe('event factories', () => {
       expect(uuidVersion(event.id)).toBe(7);
       expect(event).toEqual({
         kind: 'message',
+        recordedBy: null,
         id: event.id,
         timestamp: '2026-03-01T12:00:00.250Z',
         seq: null,

@@ -23,6 +23,7 @@ describe('event factories', () => {
         sessionId: null,
         source: 'unknown',
         actor: null,
+        recordedBy: null,
         speaker: 'user',
         content: 'from the archive',
       });

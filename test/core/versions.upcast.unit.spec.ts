@@ -26,14 +26,34 @@ describe('event schema versions', () => {
     expect(upcast('message', EVENT_VERSIONS.message, fields, at)).toBe(fields);
   });
 
-  it('read a 0.1.0 (version 1) message and document as the current shape: plain text stays valid', () => {
+  it('read a 0.1.0 (version 1) message and document as the current shape: plain text stays valid, nobody recorded', () => {
     const message = { speaker: 'user', content: 'hello' };
     const document = { name: 'a.txt', text: 'body', mediaType: 'text/plain' };
-    expect(upcast('message', 1, message, at)).toEqual(message);
-    expect(upcast('document', 1, document, at)).toEqual(document);
+    expect(upcast('message', 1, message, at)).toEqual({ ...message, recordedBy: null });
+    expect(upcast('document', 1, document, at)).toEqual({ ...document, recordedBy: null });
   });
 
-  it.each([3, 99])(
+  it('read an event written before principals (0.2.0) with recordedBy null, whatever its kind', () => {
+    const fields = { reason: 'asked', targets: ['x'] };
+    expect(upcast('message', 2, { speaker: 'u', content: 'c' }, at)).toEqual({
+      speaker: 'u',
+      content: 'c',
+      recordedBy: null,
+    });
+    expect(upcast('deletion', 1, fields, at)).toEqual({ ...fields, recordedBy: null });
+    expect(upcast('erasure', 1, fields, at)).toEqual({ ...fields, recordedBy: null });
+  });
+
+  it('read a recall written before retrieval was recorded as lexical (BM25), nobody recorded', () => {
+    const fields = { query: 'q', recalled: [] };
+    expect(upcast('recall', 1, fields, at)).toEqual({
+      ...fields,
+      recordedBy: null,
+      retrieval: { method: 'lexical', model: null, dimensions: null, fusion: null },
+    });
+  });
+
+  it.each([4, 99])(
     'refuse version %s, written by a newer memledger, naming it and the upgrade',
     (v) => {
       let caught: unknown;

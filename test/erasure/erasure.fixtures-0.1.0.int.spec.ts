@@ -11,6 +11,7 @@ import { replay, type MemoryState } from '../../src/core/index.js';
 import { openMemledger } from '../../src/memory/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { readAll, rejectionOf } from '../support/collect.js';
+import { stateAsReadToday } from '../support/as-read-today.js';
 
 const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', name);
 const expected = JSON.parse(readFileSync(fixture('sqlite-0.1.0.expected.json'), 'utf8')) as Record<
@@ -33,8 +34,10 @@ describe('a SQLite file written by memledger 0.1.0, opened with keys on', () => 
       expect((await memledger.memoryIds()).sort()).toEqual(Object.keys(expected).sort());
       for (const [memoryId, state] of Object.entries(expected)) {
         const events = await readAll(store.log(memoryId));
-        expect(replay(events)).toEqual({ ...state, erased: {} });
-        expect(await (await memledger.memory(memoryId)).state()).toEqual({ ...state, erased: {} });
+        expect(replay(events)).toEqual(stateAsReadToday({ ...state, erased: {} }));
+        expect(await (await memledger.memory(memoryId)).state()).toEqual(
+          stateAsReadToday({ ...state, erased: {} }),
+        );
       }
       const memory = await memledger.memory('default');
       const state = expected.default!;

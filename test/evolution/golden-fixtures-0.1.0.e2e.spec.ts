@@ -17,6 +17,7 @@ import { stateOf } from '../store/sqlite/sqlite-files.js';
 import { startEsdbTestServer, type EsdbTestServer } from '../support/esdb-test-server/index.js';
 import { loadStreamDump, readStreamDump } from '../support/esdb-stream-dump.js';
 import { message } from '../support/events.js';
+import { stateAsReadToday } from '../support/as-read-today.js';
 
 jest.setTimeout(180_000);
 
@@ -28,7 +29,7 @@ const countOf = (state: MemoryState) => (state.lastSeq ?? -1) + 1;
  * A state 0.1.0 computed, as today's replay gives it: the same, plus the map of erased items
  * 0.1.0 did not have (empty: no 0.1.0 log holds an Erasure).
  */
-const asToday = (state: MemoryState): MemoryState => ({ ...state, erased: {} });
+const asToday = (state: MemoryState): MemoryState => stateAsReadToday({ ...state, erased: {} });
 /** What `memledger verify --all` prints for a sound log holding `state`. */
 const okLine = (memoryId: string, state: MemoryState) =>
   `${memoryId}: ok: ${countOf(state)} events, last seq ${state.lastSeq}`;

@@ -8,14 +8,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { EVENT_TYPES, EVENT_VERSIONS, replay, type Sequenced } from '../../src/core/index.js';
+import {
+  EVENT_TYPES,
+  EVENT_VERSIONS,
+  LEXICAL_RETRIEVAL,
+  replay,
+  type Sequenced,
+} from '../../src/core/index.js';
+import { asVersion1Fields } from '../support/as-read-today.js';
 import { decodeEvent, encodeEvent } from '../../src/store/codec.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 import { buildLog, opsArbitrary, sequenced } from '../support/arbitraries.js';
 import { readAll } from '../support/collect.js';
 import { writeVersion1File } from '../store/sqlite/sqlite-files.js';
 
-const logs = opsArbitrary(30).map((ops) => sequenced(buildLog(ops)));
+/**
+ * Random logs as the current code writes them when it recalls itself (BM25: lexical retrieval),
+ * which is what a recall 0.1.0 wrote reads as.
+ */
+const logs = opsArbitrary(30).map((ops) =>
+  sequenced(buildLog(ops)).map((event) =>
+    event.kind === 'recall' ? { ...event, retrieval: LEXICAL_RETRIEVAL } : event,
+  ),
+);
 const dir = mkdtempSync(join(tmpdir(), 'memledger-upcast-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -28,7 +43,8 @@ describe('upcasting old events (random logs)', () => {
       fc.property(logs, (log) => {
         const old = log.map((event) => {
           const { seq: _seq, ...data } = event;
-          return decodeEvent(EVENT_TYPES[event.kind], data, event.seq, 'a 0.1.0 export');
+          const old = asVersion1Fields(data);
+          return decodeEvent(EVENT_TYPES[event.kind], old, event.seq, 'a 0.1.0 export');
         });
         const current = log.map((event) => {
           const { type, version, data } = encodeEvent(event);

@@ -225,9 +225,9 @@ describe('a client generated from the OpenAPI document', () => {
       return { version, kind: RESPONSE_SCHEMAS.Event.parse(event).kind };
     });
     expect(parsedLines).toEqual([
-      { version: 2, kind: 'message' },
-      { version: 1, kind: 'recall' },
-      { version: 1, kind: 'deletion' },
+      { version: 3, kind: 'message' },
+      { version: 2, kind: 'recall' },
+      { version: 2, kind: 'deletion' },
     ]);
   }, 180_000);
 

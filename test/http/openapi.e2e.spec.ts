@@ -5,17 +5,18 @@ import { Deletion, Document, Erasure, Message, Recall } from '../../src/core/ind
 import { REQUEST_JSON_SCHEMA_OPTIONS } from '../../src/http/index.js';
 import { openTestApp, type TestApp } from './http-app.js';
 
-const common = { kind: true, seq: true } as const;
+const common = { kind: true, seq: true, recordedBy: true } as const;
 const filled = { id: true, timestamp: true } as const;
 
 /**
- * The request schemas as the core defines them: the event minus kind and seq, id and time
- * optional (a deletion may also ask to erase its targets).
+ * The request schemas as the core defines them: the event minus kind, seq and recordedBy (the
+ * server's), id and time optional (a deletion may also ask to erase its targets; a recorded
+ * recall's retrieval is always the caller's own, `external`).
  */
 const fromCore = {
   messages: Message.omit(common).partial(filled),
   documents: Document.omit(common).partial(filled),
-  recalls: Recall.omit(common).partial(filled),
+  recalls: Recall.omit({ ...common, retrieval: true }).partial(filled),
   deletions: Deletion.omit(common)
     .partial(filled)
     .extend({

@@ -86,19 +86,34 @@ describe('event stream (SSE) and export (JSON Lines)', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     const exported = lines.map(
-      (l) => JSON.parse(l) as { seq: number; kind: string; version: number },
+      (l) =>
+        JSON.parse(l) as {
+          seq: number;
+          kind: string;
+          version: number;
+          recordedBy?: unknown;
+          retrieval?: unknown;
+        },
     );
     expect(exported.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
     // Each line names the schema version of its kind (core/versions.ts), for later releases.
-    expect(exported.map((e) => e.version)).toEqual([2, 2, 1, 1]);
-    // Import through the API: each line, without kind and seq, to the route of its kind.
+    expect(exported.map((e) => e.version)).toEqual([3, 3, 2, 2]);
+    // Import through the API: each line, without kind and seq, to the route of its kind, and
+    // without what the server records itself (who appended it, how a recall retrieved).
     const route = {
       message: 'messages',
       document: 'documents',
       recall: 'recalls',
       deletion: 'deletions',
     };
-    for (const { seq: _seq, kind, version: _version, ...fields } of exported) {
+    for (const {
+      seq: _seq,
+      kind,
+      version: _version,
+      recordedBy: _recordedBy,
+      retrieval: _retrieval,
+      ...fields
+    } of exported) {
       await post(`/api/memories/copy/${route[kind as keyof typeof route]}`, fields);
     }
     const again = await request(s.url)

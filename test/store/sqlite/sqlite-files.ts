@@ -17,6 +17,7 @@ import {
 } from '../../../src/core/index.js';
 import type { MemoryStore } from '../../../src/store/event-log.port.js';
 import { readAll } from '../../support/collect.js';
+import { asVersion1Fields } from '../../support/as-read-today.js';
 
 /** The committed file written by memledger 0.1.0, and its expected states per memory. */
 export const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'sqlite-0.1.0.db');
@@ -72,7 +73,7 @@ export function version1Row(memoryId: string, event: Sequenced): Version1Row {
     seq,
     id: event.id,
     type: WIRE_TYPES[event.kind],
-    payload: JSON.stringify(data),
+    payload: JSON.stringify(asVersion1Fields(data)),
   };
 }
 

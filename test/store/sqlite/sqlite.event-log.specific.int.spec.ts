@@ -55,9 +55,9 @@ describe('SQLite store on a real file', () => {
       expect(
         raw.prepare('SELECT memory, seq, type, version FROM event_log ORDER BY pos').all(),
       ).toEqual([
-        { memory: 1, seq: 0, type: 1, version: 2 },
-        { memory: 1, seq: 1, type: 2, version: 2 },
-        { memory: 2, seq: 0, type: 1, version: 2 },
+        { memory: 1, seq: 0, type: 1, version: 3 },
+        { memory: 1, seq: 1, type: 2, version: 3 },
+        { memory: 2, seq: 0, type: 1, version: 3 },
       ]);
     } finally {
       raw.close();

@@ -19,6 +19,7 @@ import {
   version1Row,
   writeVersion1File,
 } from './sqlite-files.js';
+import { eventAsReadToday, stateAsReadToday } from '../../support/as-read-today.js';
 
 const expectedStates = JSON.parse(readFileSync(FIXTURE_STATES, 'utf8')) as Record<
   string,
@@ -59,7 +60,7 @@ describe('SQLite file written by memledger 0.1.0', () => {
     try {
       expect(await store.memoryIds()).toEqual(Object.keys(expectedStates).sort());
       for (const [memoryId, state] of Object.entries(expectedStates))
-        expect(await stateOf(store, memoryId)).toEqual({ ...state, erased: {} });
+        expect(await stateOf(store, memoryId)).toEqual(stateAsReadToday({ ...state, erased: {} }));
     } finally {
       await store.close();
     }
@@ -87,7 +88,7 @@ describe('SQLite file written by memledger 0.1.0', () => {
       const deletedId = Object.keys(expectedStates.default!.deleted)[0]!;
       const visible = expectedStates.default!.visibleMessages[0]!;
       // Appending a migrated event again returns it as stored and writes nothing (invariant 9).
-      expect(await log.append([{ ...visible, seq: null }])).toEqual([visible]);
+      expect(await log.append([{ ...visible, seq: null }])).toEqual([eventAsReadToday(visible)]);
       const [added] = await log.append([message('after the migration ✓')]);
       expect(added!.seq).toBe(last + 1);
       // The guard index came across: a second deletion names the first one, by id and seq.
@@ -108,10 +109,9 @@ describe('SQLite file written by memledger 0.1.0', () => {
     const record = metaOf(path)[MIGRATION_FROM_1_KEY];
     const store = openSqliteStore({ path });
     try {
-      expect(await stateOf(store, 'ops.team-1')).toEqual({
-        ...expectedStates['ops.team-1'],
-        erased: {},
-      });
+      expect(await stateOf(store, 'ops.team-1')).toEqual(
+        stateAsReadToday({ ...expectedStates['ops.team-1']!, erased: {} }),
+      );
     } finally {
       await store.close();
     }
