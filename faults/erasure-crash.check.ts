@@ -1,8 +1,9 @@
 /**
  * The check after each erasure kill: reopen the SQLite file with its key store (the sealed
- * store's repair runs on open), then every message must be either fully erased — its Erasure
- * on record, its key a tombstone, every read the marker, no word in the read models — or not
- * erased at all — no Erasure, its key intact, its words readable. No intent may stay pending.
+ * store's repair and scrub run on open), then every message must be either fully erased — its
+ * Erasure on record, its key a tombstone, every read the marker, no word in the read models nor
+ * in the bytes of any file while the store is still open — or not erased at all — no Erasure,
+ * its key intact, its words readable. No intent may stay pending.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,6 +29,11 @@ export interface ErasureCheck {
   readonly pending: number;
   /** Items neither fully erased nor fully kept, with why (must be empty). */
   readonly torn: string[];
+  /**
+   * Erased words found in the files while the reopened store still runs, before any clean close
+   * (must be empty: the scrub on open removed every page image from before the erasures).
+   */
+  readonly residue: string[];
 }
 
 /** Reopens `path` (repair included), checks every message of `memoryId`, closes cleanly. */
@@ -76,7 +82,9 @@ export async function checkErasures(
         if (lookup.erasedBy !== null) torn.push(`${item.id}: read models name an erasure`);
       }
     }
-    return { erased, kept, pendingBefore, pending, torn };
+    // Scanned before the close: a clean close checkpoints on its own and would hide residue.
+    const residue = wordsInFiles(path, [...erased].map(canaryOf));
+    return { erased, kept, pendingBefore, pending, torn, residue };
   } finally {
     await memledger.close();
   }

@@ -8,7 +8,8 @@
  *   complete  right after `keys.completeErasure` (before the append returns)
  *   loop      no hook: erases item after item until the parent kills it at a random moment
  *
- * Each item's words are `canaryOf(id)`. It prints `item <id>` once the item is written and
+ * Each item's words are `canaryOf(id)`, searched for once before the erasure (so they are in the
+ * search index's pages). It prints `item <id>` once the item is written and
  * (loop) `erased <id>` once its erasure returned. Repairs at open run before the hook is armed.
  * Usage: node --import tsx faults/erasure-crash.child.ts <path> <masterKeyHex> <memoryId> <point> <trial>
  */
@@ -64,6 +65,9 @@ process.stdout.write('ready\n');
 async function eraseOne(turn: number): Promise<void> {
   const id = uuidv7();
   await memory.recordMessage({ id, speaker: 'user', content: `words ${canaryOf(id)} here` });
+  // Found by a search first, as in use: its words are then in the search index's pages too,
+  // the plain-text copy an erasure must scrub from the files.
+  await memory.search(canaryOf(id));
   process.stdout.write(`item ${id}\n`);
   if (turn % 2 === 0) {
     await memory.deleteContent({ targets: [id], reason: 'asked to forget' });

@@ -4,12 +4,15 @@
  * message, deletes and erases it (two acts, or delete-and-erase in one), and dies:
  *   - at a hook: right after the intent (`begin`: the Erasure not yet appended), right after the
  *     append (`append`: the key not yet destroyed), right after the key's destruction
- *     (`complete`); `trials` kills at each point;
+ *     (`complete`: the clean-up's first scrub of the store file not yet run, so its WAL still
+ *     holds page images from before the erasure); `trials` kills at each point;
  *   - at a random moment (`random`) while it erases item after item; `trials` kills.
- * After each kill the file is reopened (repair runs) and every item must be either fully erased
- * with its Erasure on record, or not erased at all with its key intact (faults/erasure-crash.check.ts);
- * a hook kill must land on its side: `begin` not erased, `append`/`complete` erased. After the
- * last trial and a clean close, no erased item's words are in the files' bytes.
+ * After each kill the file is reopened (repair and scrub run) and every item must be either fully
+ * erased with its Erasure on record, or not erased at all with its key intact
+ * (faults/erasure-crash.check.ts); no erased word may be in any file's bytes while the reopened
+ * store runs (scanned before it closes: a clean close would hide residue); a hook kill must land
+ * on its side: `begin` not erased, `append`/`complete` erased. After the last trial and a clean
+ * close, the files are scanned once more.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -30,7 +33,7 @@ import {
 
 const MEMORY = 'erasure-trials';
 const TARGET =
-  'every item fully erased (Erasure on record, key destroyed) or not erased (key intact), hook kills on the expected side, 0 intents left, 0 erased words in the files';
+  'every item fully erased (Erasure on record, key destroyed) or not erased (key intact), hook kills on the expected side, 0 intents left, 0 erased words in the files after each restart (before any clean close) and at the end';
 
 /** Hook points, each with the side a kill there must land on. */
 const POINTS = { begin: 'kept', append: 'erased', complete: 'erased' } as const;
@@ -42,6 +45,8 @@ interface Totals {
   erased: Record<Point, number>;
   kept: Record<Point, number>;
   torn: number;
+  /** Erased words found in the files after a restart, before any clean close. */
+  residue: number;
   wrongSide: number;
   pendingAfterRepair: number;
   /** Kills that left an intent for the repair, per point. */
@@ -62,6 +67,7 @@ export async function erasureCrash(trials: number, seed = 10): Promise<FaultResu
     erased: zero(),
     kept: zero(),
     torn: 0,
+    residue: 0,
     wrongSide: 0,
     pendingAfterRepair: 0,
     repaired: zero(),
@@ -101,6 +107,11 @@ export async function erasureCrash(trials: number, seed = 10): Promise<FaultResu
       totals.kills[point] += 1;
       const check = await checkErasures(path, keyHex, MEMORY);
       totals.torn += check.torn.length;
+      totals.residue += check.residue.length;
+      if (check.residue.length > 0)
+        fail(
+          `trial ${trial} (${point}): after the restart: ${check.residue.slice(0, 2).join('; ')}`,
+        );
       totals.pendingAfterRepair += check.pending;
       totals.repaired[point] += check.pendingBefore;
       if (check.torn.length > 0) fail(`trial ${trial} (${point}): ${check.torn.join('; ')}`);
@@ -122,6 +133,7 @@ export async function erasureCrash(trials: number, seed = 10): Promise<FaultResu
     const passed =
       totals.firstFailure === '' &&
       totals.torn === 0 &&
+      totals.residue === 0 &&
       totals.wrongSide === 0 &&
       totals.pendingAfterRepair === 0 &&
       leaks.length === 0 &&
@@ -135,7 +147,7 @@ export async function erasureCrash(trials: number, seed = 10): Promise<FaultResu
       passed,
       summary:
         `${kills} kills (last item erased/kept: ${(['begin', 'append', 'complete', 'random'] as const).map(sides).join(', ')}), ` +
-        `${totals.torn} torn, ${totals.wrongSide} on the wrong side, ${totals.pendingAfterRepair} intents left, ` +
+        `${totals.torn} torn, ${totals.residue} erased words in the files after a restart, ${totals.wrongSide} on the wrong side, ${totals.pendingAfterRepair} intents left, ` +
         `${check.erased.size} items erased, ${check.kept.size} kept, ${leaks.length} erased words in the files`,
       figures: {
         trials,
@@ -157,6 +169,7 @@ export async function erasureCrash(trials: number, seed = 10): Promise<FaultResu
         repairedComplete: totals.repaired.complete,
         repairedRandom: totals.repaired.random,
         torn: totals.torn,
+        residueAfterRestart: totals.residue,
         wrongSide: totals.wrongSide,
         pendingAfterRepair: totals.pendingAfterRepair,
         noKill: totals.noKill,

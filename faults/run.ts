@@ -10,11 +10,13 @@
  *   npm run faults -- --trials 20         kill -9 trials per target (default 100; migrations: 20)
  *   npm run faults -- --only fuzz,load    some tests only (names as in the table)
  *   npm run faults -- --only erasure-crash  kill -9 during erasures (--trials: kills per point, default 50)
+ *   npm run faults -- --only erasure-reader  an 8 s reader across an erasure, kill -9, restart, scan
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { erasureCrash } from './erasure-crash.fault.js';
+import { erasureReader } from './erasure-reader.fault.js';
 import { esdbRestarts } from './esdb-restart.fault.js';
 import { fuzzRequests } from './fuzz.fault.js';
 import { killDuringMigration } from './kill-migration.fault.js';
@@ -42,6 +44,10 @@ const TESTS: Record<string, () => Promise<FaultResult>> = {
   'kill-sqlite-http': () => killHttpServer(trials),
   'kill-sqlite-migration': () => killDuringMigration(migrationTrials, quick ? 5_000 : 100_000),
   'erasure-crash': () => erasureCrash(erasureTrials),
+  // A reader holding an old snapshot across an erasure, kill -9 while it holds, restart (the
+  // smoke run of test/erasure/erasure-reader.e2e.spec.ts covers --quick).
+  'erasure-reader': () => erasureReader('sqlite', 8000),
+  'erasure-reader-esdb': () => erasureReader('eventstoredb', 8000),
   'esdb-restart': () => esdbRestarts(quick ? 5 : 50),
   // The same HTTP kill trials and fuzzing with the server on EventStoreDB (the test server).
   'kill-esdb-http': () => killHttpServer(trials, 'eventstoredb'),
@@ -60,8 +66,11 @@ const TESTS: Record<string, () => Promise<FaultResult>> = {
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 console.log(`memledger fault suite (${quick ? 'quick' : 'full'}) on ${machine}\n`);
 const results: FaultResult[] = [];
+/** Tests with a smoke spec of their own: a --quick run leaves them out unless --only names them. */
+const OWN_SMOKE = new Set(['erasure-reader', 'erasure-reader-esdb']);
 for (const [name, run] of Object.entries(TESTS)) {
   if (only && !only.includes(name)) continue;
+  if (quick && !only && OWN_SMOKE.has(name)) continue;
   const started = Date.now();
   let result: FaultResult;
   try {

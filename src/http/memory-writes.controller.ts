@@ -14,11 +14,17 @@ import {
   type Deletion,
   type Sequenced,
 } from '../core/index.js';
-import type { DeletionAndErasure, EventLookup } from '../memory/index.js';
+import type {
+  DeletionAndErasure,
+  ErasureCleanupStatus,
+  ErasureOutcome,
+  EventLookup,
+} from '../memory/index.js';
 import {
   AddDocumentCommand,
   DeleteContentCommand,
   EraseContentCommand,
+  GetErasureCleanupQuery,
   GetEventQuery,
   RecallCommand,
   RecordMessageCommand,
@@ -53,6 +59,11 @@ export class MemoryWritesController {
     command: () => Promise<T>,
   ): Promise<T> {
     return writeOrReturnRetried(request, command, (id) => this.stored(memoryId, id));
+  }
+
+  /** Whether the erasures' words are gone from disk (a retried erasure answers it again). */
+  private cleanup(memoryId: string): Promise<ErasureCleanupStatus> {
+    return this.queries.execute(new GetErasureCleanupQuery(memoryId));
   }
 
   /** The event stored under `id`, or undefined. */
@@ -152,14 +163,16 @@ export class MemoryWritesController {
       'Targets must be visible messages or documents of this memory (409 otherwise). The targets ' +
       'stay in the log, retrievable by id, but never again visible, searchable or recallable. ' +
       'With `"erase": true` an Erasure of the same targets, reason and requester is appended ' +
-      'with the Deletion, atomically, and the answer is `{ deletion, erasure }` (409 ' +
-      '`ERASURE_UNAVAILABLE` on a store without keys, and nothing is written).',
+      'with the Deletion, atomically, and the answer is `{ deletion, erasure, cleanup }` (409 ' +
+      '`ERASURE_UNAVAILABLE` on a store without keys, and nothing is written); `cleanup` says ' +
+      'whether the words are gone from disk already or the scrub of old page images is pending ' +
+      '(a reader holds an older snapshot; it is retried until it completes).',
   })
   @ApiJsonBody(DeletionBody, 'The ids to delete, the reason, who asked, and whether to erase too.')
   @ApiJsonResponse(
     201,
     'DeletionResult',
-    'The stored Deletion, with its seq; with `erase: true`, `{ deletion, erasure }`.',
+    'The stored Deletion, with its seq; with `erase: true`, `{ deletion, erasure, cleanup }`.',
   )
   @ApiErrorResponses(400, 409, 413, 415)
   async deleteContent(
@@ -189,7 +202,8 @@ export class MemoryWritesController {
             { details: { id: deletion.id } },
           );
         }
-        return { deletion: deletion as Sequenced<Deletion>, erasure };
+        const cleanup = await this.cleanup(memoryId);
+        return { deletion: deletion as Sequenced<Deletion>, erasure, cleanup };
       },
     );
   }
@@ -203,18 +217,31 @@ export class MemoryWritesController {
       'Targets must be deleted messages or documents of this memory, not yet erased. Their ' +
       'per-item keys are destroyed: every read shows them as erased (content null, ' +
       '`erased: true`) while the ids, seqs, times, the Deletion and the Erasure stay on record. ' +
+      'The answer is `{ erasure, cleanup }`: `cleanup.state` is `done` once no file holds a page ' +
+      'image from before the erasure, `pending` (with the reason) while a reader holds an older ' +
+      'snapshot; the scrub is retried until it completes, across restarts. ' +
       '409: `ERASURE_TARGET_NOT_DELETED` (still visible), `ERASURE_TARGET_NOT_CONTENT`, ' +
       '`ERASURE_TARGET_UNKNOWN`, `ALREADY_ERASED`, `ERASURE_UNAVAILABLE` (a store without keys).',
   })
   @ApiJsonBody(ErasureBody, 'The deleted ids to erase, the reason and who asked.')
-  @ApiJsonResponse(201, 'Erasure', 'The stored Erasure, with its seq.')
+  @ApiJsonResponse(
+    201,
+    'ErasureResult',
+    'The stored Erasure, with its seq, and whether its words are gone from disk yet.',
+  )
   @ApiErrorResponses(400, 409, 413, 415)
   eraseContent(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(ErasureBody, 'erasure body')) body: z.output<typeof ErasureBody>,
-  ) {
-    return this.write(memoryId, { kind: 'erasure', body }, () =>
-      this.commands.execute(new EraseContentCommand(memoryId, body)),
+  ): Promise<ErasureOutcome> {
+    return writeOrReturnRetried(
+      { kind: 'erasure', body },
+      () => this.commands.execute(new EraseContentCommand(memoryId, body)),
+      (id) => this.stored(memoryId, id),
+      async (erasure) => ({
+        erasure: erasure as ErasureOutcome['erasure'],
+        cleanup: await this.cleanup(memoryId),
+      }),
     );
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The gauges read at collection time: open memories, and the read models' lag behind their logs
- * (the largest over the most recently used open memories, in events and in seconds). Registered
+ * The gauges read at collection time: open memories, the read models' lag behind their logs
+ * (the largest over the most recently used open memories, in events and in seconds), and the
+ * erasures whose clean-up (the scrub of old page images) is pending, and for how long. Registered
  * while the application runs; they read through the untraced store, so a scrape makes no spans.
  */
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
@@ -38,9 +39,25 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       description: 'Longest time the read models of an open memory have been seen behind.',
       unit: 's',
     });
-    const observed: Observable[] = [open, lagEvents, lagSeconds];
+    const cleanupPending = meter.createObservableGauge(MetricName.erasureCleanupPending, {
+      description:
+        'Erasures whose clean-up is pending: files may still hold page images from before them.',
+      unit: '{erasure}',
+    });
+    const cleanupSeconds = meter.createObservableGauge(MetricName.erasureCleanupSeconds, {
+      description: 'How long the oldest pending erasure clean-up has been waiting (0: none).',
+      unit: 's',
+    });
+    const observed: Observable[] = [open, lagEvents, lagSeconds, cleanupPending, cleanupSeconds];
     const callback: BatchObservableCallback = async (result) => {
       result.observe(open, this.memledger.openMemories().length);
+      try {
+        const backlog = this.memledger.erasureCleanup?.backlog();
+        result.observe(cleanupPending, backlog?.erasures ?? 0);
+        result.observe(cleanupSeconds, backlog?.oldestSeconds ?? 0);
+      } catch {
+        // A key store that does not answer leaves the backlog unreported.
+      }
       try {
         const lag = await this.lag();
         result.observe(lagEvents, lag.events);

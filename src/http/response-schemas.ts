@@ -91,10 +91,26 @@ export const SequencedEvent = z.union([
   SequencedErasure,
 ]);
 
+/**
+ * Whether an erasure's words are gone from disk (`done`), or the scrub of old page images is
+ * pending (`pending`: retried until it completes, across restarts), with why and since when.
+ */
+export const ErasureCleanup = z.discriminatedUnion('state', [
+  z.strictObject({ state: z.literal('done') }),
+  z.strictObject({ state: z.literal('pending'), reason: z.string(), since: z.string() }),
+]);
+
+/** `POST erasures`: the stored Erasure, and whether its words are gone from disk yet. */
+export const ErasureResult = z.strictObject({
+  erasure: SequencedErasure,
+  cleanup: ErasureCleanup,
+});
+
 /** `POST deletions` with `erase: true`: the Deletion and the Erasure, appended atomically. */
 export const DeletionAndErasure = z.strictObject({
   deletion: SequencedDeletion,
   erasure: SequencedErasure,
+  cleanup: ErasureCleanup,
 });
 /** `POST deletions`: the Deletion, or with `erase: true` the Deletion and the Erasure. */
 export const DeletionResult = z.union([SequencedDeletion, DeletionAndErasure]);
@@ -232,6 +248,8 @@ export const RESPONSE_SCHEMAS = {
   ErasedDocument,
   StoredMessage,
   StoredDocument,
+  ErasureCleanup,
+  ErasureResult,
   DeletionAndErasure,
   DeletionResult,
   Content: SequencedContent,

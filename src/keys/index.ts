@@ -9,7 +9,7 @@ import type { KeyStore } from './key-store.port.js';
 import { loadMasterKey } from './master-key.js';
 import { openSqliteKeyStore } from './sqlite-key-store.js';
 
-export type { ItemKey, KeyStore, PendingErasure } from './key-store.port.js';
+export type { ItemKey, KeyStore, PendingCleanup, PendingErasure } from './key-store.port.js';
 export {
   KEY_BYTES,
   loadMasterKey,

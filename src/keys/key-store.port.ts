@@ -9,6 +9,8 @@
  * its Erasure is in the log and abandoned when it is not.
  */
 
+import type { WalScrubber } from '../db/wal-scrub.js';
+
 /** The stored state of one item's key: its bytes, or `'erased'` when an Erasure destroyed it. */
 export type ItemKey = Buffer | 'erased';
 
@@ -23,12 +25,25 @@ export interface PendingErasure {
 }
 
 /**
+ * An erasure whose keys are destroyed while some file may still hold page images from before it
+ * (src/store/sealed/erasure-cleanup.ts scrubs them, then drops the record).
+ */
+export interface PendingCleanup {
+  readonly memoryId: string;
+  readonly erasureId: string;
+  /** When the keys were destroyed (UTC ISO-8601). */
+  readonly since: string;
+}
+
+/**
  * Per-item data keys of every memory in one key store. Reads are synchronous, like the store
  * decoders; creating keys is asynchronous so concurrent appends share its commit.
  */
 export interface KeyStore {
   /** Kind and path, for logs (never key material). */
   readonly description: string;
+  /** The key store's file (`:memory:` for one without a file). */
+  readonly path: string;
   /**
    * Data keys for these items, created (32 random bytes each) when missing and committed durably
    * before it resolves; existing keys are returned as they are. An item whose key an erasure
@@ -52,14 +67,22 @@ export interface KeyStore {
   beginErasure(memoryId: string, erasureId: string, targets: readonly string[]): void;
   /**
    * Destroys the targets' keys (rows deleted under secure_delete), writes their tombstones (item
-   * id, erasure id, time; no key material), drops the intent, then checkpoints the WAL with
-   * TRUNCATE so no old page holding a key survives in any file. Idempotent.
+   * id, erasure id, time; no key material), drops the intent and records the erasure's clean-up
+   * as pending, all in one transaction; then asks for a scrub of its own file's old page images
+   * ({@link wal}: at once, or retried while a reader holds an older snapshot). The store's files
+   * (which held the words) are scrubbed by the erasure's clean-up. Idempotent.
    */
   completeErasure(memoryId: string, erasureId: string): void;
+  /** Erasures whose clean-up has not completed, oldest first. */
+  pendingCleanups(): PendingCleanup[];
+  /** Drops the clean-up records of these erasures: every file that held their words is scrubbed. */
+  completeCleanups(cleanups: readonly Pick<PendingCleanup, 'memoryId' | 'erasureId'>[]): void;
+  /** The key store file's own write-ahead log, scrubbed with the others after an erasure. */
+  readonly wal: WalScrubber;
   /** Drops an intent whose Erasure never reached the log: the keys stay. Idempotent. */
   abandonErasure(memoryId: string, erasureId: string): void;
   /** Intents left by a process that stopped between begin and complete/abandon, oldest first. */
   pendingErasures(): PendingErasure[];
-  /** Checkpoints and closes; later calls throw `STORE_CLOSED`. Idempotent. */
+  /** Checkpoints (without waiting for readers) and closes; later calls throw `STORE_CLOSED`. Idempotent. */
   close(): void;
 }

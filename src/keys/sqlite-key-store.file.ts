@@ -1,7 +1,6 @@
 /**
  * The key store's file: created 0600 before SQLite opens it, opened with `secure_delete` and
- * `synchronous = FULL`, its WAL truncated after key destruction, and its driver errors
- * translated to memledger codes.
+ * `synchronous = FULL`, and its driver errors translated to memledger codes.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -54,16 +53,6 @@ function restrictModes(path: string): void {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-}
-
-/**
- * Copies every WAL frame into the file and truncates the WAL, so no older page (one that still
- * held a destroyed key) is left in it. A reader in another connection holding an old snapshot
- * makes it wait up to the busy timeout and then stop short (SQLite reports busy, nothing throws:
- * the keys are already destroyed in the database); the next erasure or the last close finishes.
- */
-export function checkpoint(db: Database.Database): void {
-  db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** Maps better-sqlite3 and file errors to memledger codes; memledger's own errors pass through. */

@@ -12,6 +12,19 @@ export const KEY_STORE_LAYOUT = 1;
 const CHECK_PLAINTEXT = Buffer.from('memledger key store check v1', 'utf8');
 const CHECK_AAD = 'memledger/key-store-check';
 
+/**
+ * Erasures whose keys are destroyed but whose files may still hold old page images (added in
+ * 0.3.0 within layout 1: an older memledger ignores the table, a key store it wrote gains it on
+ * its first open here).
+ */
+const CLEANUPS_TABLE = `
+  CREATE TABLE IF NOT EXISTS erasure_cleanups (
+    memory TEXT NOT NULL,
+    erasure_id TEXT NOT NULL,
+    since TEXT NOT NULL,
+    PRIMARY KEY (memory, erasure_id)
+  ) WITHOUT ROWID;`;
+
 // WITHOUT ROWID: every table is looked up by its primary key only, and one b-tree per table
 // means one copy of each key's bytes to destroy.
 const TABLES = `
@@ -40,6 +53,7 @@ const TABLES = `
     since TEXT NOT NULL,
     PRIMARY KEY (memory, erasure_id)
   ) WITHOUT ROWID;
+  ${CLEANUPS_TABLE}
 `;
 
 /**
@@ -79,14 +93,19 @@ export function prepareKeyStoreLayout(
   // Another process may have created the file first with its own master key: check in all cases.
   checkLayout(db, path, masterKey);
   db.pragma('journal_mode = WAL');
+  if (!db.readonly && !hasTable(db, 'erasure_cleanups')) db.exec(CLEANUPS_TABLE);
 }
 
 function hasMeta(db: Database.Database): boolean {
+  return hasTable(db, 'meta');
+}
+
+function hasTable(db: Database.Database, name: string): boolean {
   return (
     db
-      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'")
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
       .pluck()
-      .get() !== undefined
+      .get(name) !== undefined
   );
 }
 

@@ -9,6 +9,13 @@ export interface PendingRow {
   readonly since: string;
 }
 
+/** A row of `erasure_cleanups`. */
+export interface CleanupRow {
+  readonly memory: string;
+  readonly erasure_id: string;
+  readonly since: string;
+}
+
 /** The statements of one connection (pluck: each returns its one column). */
 export interface Statements {
   readonly dataVersion: Database.Statement<[], number>;
@@ -22,6 +29,9 @@ export interface Statements {
   readonly insertPending: Database.Statement<[string, string, string, string]>;
   readonly deletePending: Database.Statement<[string, string]>;
   readonly allPending: Database.Statement<[], PendingRow>;
+  readonly insertCleanup: Database.Statement<[string, string, string]>;
+  readonly deleteCleanup: Database.Statement<[string, string]>;
+  readonly allCleanups: Database.Statement<[], CleanupRow>;
 }
 
 /** Prepares every statement of the key store once per connection. */
@@ -66,6 +76,15 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     allPending: db.prepare<[], PendingRow>(
       'SELECT memory, erasure_id, targets, since FROM pending_erasures ORDER BY since, memory, erasure_id',
+    ),
+    insertCleanup: db.prepare<[string, string, string]>(
+      'INSERT OR IGNORE INTO erasure_cleanups (memory, erasure_id, since) VALUES (?, ?, ?)',
+    ),
+    deleteCleanup: db.prepare<[string, string]>(
+      'DELETE FROM erasure_cleanups WHERE memory = ? AND erasure_id = ?',
+    ),
+    allCleanups: db.prepare<[], CleanupRow>(
+      'SELECT memory, erasure_id, since FROM erasure_cleanups ORDER BY since, memory, erasure_id',
     ),
   };
 }

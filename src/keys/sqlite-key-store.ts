@@ -7,9 +7,10 @@
 import { randomFillSync } from 'node:crypto';
 import { MemoryError, MemoryId, parseOrThrow } from '../core/index.js';
 import { CommitGroups } from '../db/group-commit.js';
-import type { ItemKey, KeyStore, PendingErasure } from './key-store.port.js';
+import { truncateWal, WalScrubber } from '../db/wal-scrub.js';
+import type { ItemKey, KeyStore, PendingCleanup, PendingErasure } from './key-store.port.js';
 import { KEY_BYTES, type MasterKey } from './master-key.js';
-import { checkpoint, openDatabase, translateSqliteError } from './sqlite-key-store.file.js';
+import { openDatabase, translateSqliteError } from './sqlite-key-store.file.js';
 import { prepareStatements } from './sqlite-key-store.statements.js';
 import { KeyCache } from './key-cache.js';
 
@@ -37,6 +38,7 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
   const cache = new KeyCache(options.cacheSize ?? 4096);
   // New keys of concurrent appends share one commit (one fsync), as the log's appends do.
   const groups = new CommitGroups(db);
+  const wal = new WalScrubber(db, path);
   let closed = false;
 
   const checkOpen = (what: string) => {
@@ -150,11 +152,21 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
       sql.insertErased.run(memoryId, target, erasureId, at);
     }
     sql.deletePending.run(memoryId, erasureId);
+    // Older page images (this file's and the store's) still hold the key and the words.
+    sql.insertCleanup.run(memoryId, erasureId, at);
     return targets;
   });
 
+  const completeCleanupsTx = db.transaction(
+    (cleanups: readonly Pick<PendingCleanup, 'memoryId' | 'erasureId'>[]) => {
+      for (const { memoryId, erasureId } of cleanups) sql.deleteCleanup.run(memoryId, erasureId);
+    },
+  );
+
   return {
     description,
+    path,
+    wal,
     async keysFor(memoryId, itemIds) {
       checkIds(memoryId, itemIds);
       checkOpen('keysFor');
@@ -186,8 +198,22 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
       run('completeErasure', () => {
         const targets = completeTx.immediate(memoryId, erasureId);
         for (const target of targets) cache.set(aadOf(memoryId, target), 'erased');
-        checkpoint(db);
+        // Old page images of this file still hold the keys: scrubbed now, or retried.
+        wal.request();
       });
+    },
+    pendingCleanups() {
+      return run('pendingCleanups', () =>
+        sql.allCleanups.all().map((row): PendingCleanup => ({
+          memoryId: row.memory,
+          erasureId: row.erasure_id,
+          since: row.since,
+        })),
+      );
+    },
+    completeCleanups(cleanups) {
+      if (cleanups.length === 0) return;
+      run('completeCleanups', () => completeCleanupsTx.immediate(cleanups));
     },
     abandonErasure(memoryId, erasureId) {
       checkIds(memoryId, [erasureId]);
@@ -212,8 +238,10 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
         closed = true;
       }
       cache.clear();
+      wal.stop();
       try {
-        checkpoint(db);
+        // Never waits: a reader's snapshot leaves the WAL to the next open's scrub.
+        truncateWal(db);
       } finally {
         db.close();
       }

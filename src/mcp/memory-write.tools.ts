@@ -144,10 +144,14 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
         };
         const where = `in memory ${quoted(memory.memoryId)}`;
         if (args.erase === true) {
-          const { deletion, erasure } = await memory.deleteAndErase(input);
+          const { deletion, erasure, cleanup } = await memory.deleteAndErase(input);
+          const onDisk =
+            cleanup.state === 'done'
+              ? 'The words are gone from every file.'
+              : `Their scrub from disk is pending (${cleanup.reason}); it is retried until it completes.`;
           return toolResult(
-            { memoryId: memory.memoryId, deletion, erasure },
-            `Recorded ${deletionLine(deletion)}, and ${deletionLine(erasure)} ${where}.`,
+            { memoryId: memory.memoryId, deletion, erasure, cleanup },
+            `Recorded ${deletionLine(deletion)}, and ${deletionLine(erasure)} ${where}. ${onDisk}`,
           );
         }
         const deletion = await memory.deleteContent(input);

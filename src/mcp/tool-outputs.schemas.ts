@@ -100,11 +100,22 @@ export const RecallToolOutput = z.object({
   items: z.array(ContentOutput),
 });
 
-/** Result of `forget`: the Deletion, and the Erasure when `erase` was asked for. */
+/** Whether an erasure's words are gone from disk, or why the scrub is still pending. */
+const CleanupOutput = z.object({
+  state: z.enum(['done', 'pending']),
+  reason: z.string().optional(),
+  since: z.string().optional(),
+});
+
+/**
+ * Result of `forget`: the Deletion, and when `erase` was asked for the Erasure and whether its
+ * words are gone from disk yet (`cleanup`).
+ */
 export const ForgetOutput = z.object({
   memoryId,
   deletion: DeletionOutput,
   erasure: ErasureOutput.optional(),
+  cleanup: CleanupOutput.optional(),
 });
 
 /** Result of `search`: hits, best first. */

@@ -5,6 +5,11 @@ export * from './memory.types.js';
 export * from './retriever.js';
 export * from './retention.js';
 export { pageOfState } from './state-page.js';
+export type {
+  CleanupBacklog,
+  ErasureCleanup,
+  ErasureCleanupStatus,
+} from '../store/sealed/erasure-cleanup.js';
 export {
   MAX_PAGE,
   STATE_PAGE_BYTES,

@@ -15,6 +15,7 @@ import {
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
+import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
@@ -68,6 +69,12 @@ export interface MemledgerOptions {
   readonly idleCloseMs?: number;
   /** Whether `close()` also closes the store. @defaultValue true */
   readonly closeStore?: boolean;
+  /**
+   * Where notices go that an operator should see but that are no error: e.g. that the files
+   * were scrubbed on open because an erasure's clean-up had not run before a crash.
+   * @defaultValue `console.warn`
+   */
+  readonly onNotice?: (notice: string) => void;
 }
 
 /** Every memory of one store, with their read models. */
@@ -84,6 +91,11 @@ export interface Memledger {
   openMemories(): MemoryHandle[];
   /** Calls `listener` for each memory as it opens (and at once for those open now). */
   onMemoryOpened(listener: (memory: MemoryHandle) => void): () => void;
+  /**
+   * The erasures' clean-up (pending scrubs, their backlog), on a store whose content is sealed;
+   * undefined on one that cannot erase.
+   */
+  readonly erasureCleanup: ErasureCleanup | undefined;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
 }
@@ -96,10 +108,18 @@ interface OpenMemory {
 /** Opens memledger over a store. */
 export function openMemledger(options: MemledgerOptions): Memledger {
   const store = options.keys ? sealedStore(options.store, options.keys) : options.store;
-  const ready = (store as Partial<SealedMemoryStore>).ready ?? Promise.resolve();
+  const sealed = store as Partial<SealedMemoryStore>;
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
+  const cleanup = sealed.cleanup;
+  const notice = options.onNotice ?? ((text: string) => console.warn(text));
+  // The read models' own file holds words too (search, event copies): scrubbed with the others.
+  if (cleanup && !db.embedded) cleanup.watch(db.wal);
+  const ready = (sealed.ready ?? Promise.resolve(undefined)).then((found) => {
+    // Frames alone are an ordinary unclean stop (or a new file): scrubbed quietly.
+    if (found && found.leftPending > 0) notice(cleanupNotice(store.description, found));
+  });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
   const settings: MemorySettings = {
@@ -108,6 +128,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     recallLimit: options.recallLimit ?? 5,
     recallRetries: options.recallRetries ?? 100,
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
+    cleanup,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
@@ -147,6 +168,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   return {
     description: store.description,
     readModels: db.location,
+    erasureCleanup: cleanup,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
       return memory(memoryId);
@@ -165,4 +187,14 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       db.close();
     },
   };
+}
+
+/** What the scrub on open did, in one line for the operator's log. */
+function cleanupNotice(store: string, found: CleanupOnOpen): string {
+  const why = `${found.leftPending} erasure clean-up(s) left pending by a process that stopped`;
+  const outcome =
+    found.status.state === 'done'
+      ? 'scrubbed them before serving'
+      : `could not scrub them yet (${found.status.reason}); retrying until it completes`;
+  return `memledger: ${store}: found ${why}; ${outcome}.`;
 }

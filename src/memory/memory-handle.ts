@@ -39,8 +39,10 @@ import {
 } from '../read-models/index.js';
 import type { EventLog, ReadOptions } from '../store/event-log.port.js';
 import { eventsFrom } from './changes.js';
+import type { ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
 import type {
   DeletionAndErasure,
+  ErasureOutcome,
   EventLookup,
   ItemHistory,
   MemorySettings,
@@ -102,12 +104,12 @@ export class MemoryHandle {
   /**
    * Erases content already deleted: its words become unrecoverable (its per-item key is
    * destroyed) while the item's id, seq, times and both acts stay on record. Needs a store
-   * opened with a key store (`ERASURE_UNAVAILABLE` otherwise).
+   * opened with a key store (`ERASURE_UNAVAILABLE` otherwise). `cleanup` says whether old page
+   * images holding the words are already scrubbed from every file, or the scrub is pending.
    */
-  async eraseContent(input: ErasureInput): Promise<Sequenced<Erasure>> {
-    return this.appendOne(createErasure(input, this.settings.defaults)) as Promise<
-      Sequenced<Erasure>
-    >;
+  async eraseContent(input: ErasureInput): Promise<ErasureOutcome> {
+    const erasure = await this.appendOne(createErasure(input, this.settings.defaults));
+    return { erasure: erasure as Sequenced<Erasure>, cleanup: this.scrubAfterErasure() };
   }
 
   /**
@@ -120,7 +122,23 @@ export class MemoryHandle {
     return {
       deletion: stored[0] as Sequenced<Deletion>,
       erasure: stored[1] as Sequenced<Erasure>,
+      cleanup: this.scrubAfterErasure(),
     };
+  }
+
+  /**
+   * Whether every erasure's words are gone from disk, or why the scrub is still pending (it asks
+   * for a scrub again when one is); `done` on a store that cannot erase.
+   */
+  erasureCleanup(): ErasureCleanupStatus {
+    const cleanup = this.settings.cleanup;
+    if (cleanup === undefined) return { state: 'done' };
+    return cleanup.status().state === 'done' ? { state: 'done' } : cleanup.scrub();
+  }
+
+  /** Scrubs the files once the read models dropped the words (an erasure is always sealed). */
+  private scrubAfterErasure(): ErasureCleanupStatus {
+    return this.settings.cleanup?.scrub() ?? { state: 'done' };
   }
 
   /**

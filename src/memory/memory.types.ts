@@ -8,6 +8,7 @@ import type {
   Sequenced,
 } from '../core/index.js';
 import type { RecallUse } from '../read-models/index.js';
+import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
 import type { Retriever } from './retriever.js';
 
 /** Fields every command may carry. */
@@ -55,10 +56,19 @@ export interface ItemHistory {
   readonly erasedBy: Sequenced<Erasure> | null;
 }
 
-/** What a deletion that also erases appended, atomically: the Deletion, then the Erasure. */
-export interface DeletionAndErasure {
-  readonly deletion: Sequenced<Deletion>;
+/**
+ * What an erasure appended, and whether its words are gone from disk already or the scrub of
+ * old page images is pending (a reader holds an older snapshot of a file): it is retried until
+ * it completes, across restarts.
+ */
+export interface ErasureOutcome {
   readonly erasure: Sequenced<Erasure>;
+  readonly cleanup: ErasureCleanupStatus;
+}
+
+/** What a deletion that also erases appended, atomically: the Deletion, then the Erasure. */
+export interface DeletionAndErasure extends ErasureOutcome {
+  readonly deletion: Sequenced<Deletion>;
 }
 
 export type { StatePage } from '../read-models/index.js';
@@ -70,4 +80,6 @@ export interface MemorySettings {
   readonly recallLimit: number;
   readonly recallRetries: number;
   readonly retrieverTimeoutMs: number;
+  /** The erasures' clean-up, on a store whose content is sealed (the only one that erases). */
+  readonly cleanup: ErasureCleanup | undefined;
 }

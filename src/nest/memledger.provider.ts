@@ -1,4 +1,4 @@
-import type { FactoryProvider } from '@nestjs/common';
+import { Logger, type FactoryProvider } from '@nestjs/common';
 import { openMemledger, type Memledger } from '../memory/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import { checkMemoryId } from '../store/memory-id.js';
@@ -36,6 +36,8 @@ export function openMemledgerOver(store: MemoryStore, options: MemoryModuleOptio
       ? {}
       : { retrieverTimeoutMs: options.retrieverTimeoutMs }),
     ...(options.defaults ? { defaults: options.defaults } : {}),
+    // Through Nest's logger, so the application's log format and redaction apply.
+    onNotice: (notice) => new Logger('memledger').warn(notice),
   });
   return traceMemledger(memledger, options.telemetry);
 }

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
-import { scrubWal } from '../db/wal.js';
+import { walHoldsFrames, WalScrubber } from '../db/wal-scrub.js';
 import { seqsOnLog, seqsOnReadModels, type SeqsOf } from './item-seqs.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
@@ -40,6 +40,13 @@ export interface ReadModelDb {
   readonly location: string;
   /** True when they live in the store's own database (so its write lock covers them too). */
   readonly embedded: boolean;
+  /** Their file's path (the store's own, when embedded). */
+  readonly path: string;
+  /**
+   * Their file's write-ahead log scrubs: requested whenever an applied Erasure dropped words, so
+   * no page image from before it outlives it (src/db/wal-scrub.ts).
+   */
+  readonly wal: WalScrubber;
   readonly queries: ReadModelQueries;
   readonly wholeState: WholeState;
   readonly search: SearchReadModel;
@@ -80,14 +87,20 @@ export interface ReadModelDb {
 export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb {
   const db = embedded.database;
   ensureReadModelSchema(db, false);
-  const models = readModelsOn(db, 'the store file', false, (memoryIdOf) => ({
+  const models = readModelsOn(db, 'the store file', embedded.wal, false, (memoryIdOf) => ({
     load: (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
     seqsOf: seqsOnLog(embedded, memoryIdOf),
   }));
   // Inside every append's transaction: apply the new events when the read models were current
   // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
   embedded.onAppend((memoryId, written) => models.apply(models.createKey(memoryId), written, true));
-  return { ...models, embedded: true, close: () => undefined };
+  return {
+    ...models,
+    embedded: true,
+    path: embedded.path,
+    wal: embedded.wal,
+    close: () => undefined,
+  };
 }
 
 /** Read models in a file of their own (`:memory:` for a private in-memory database). */
@@ -122,17 +135,33 @@ export function openReadModelFile(path: string): ReadModelDb {
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   };
-  const models = readModelsOn(db, path, true, () => ({ load, seqsOf: seqsOnReadModels(db) }));
-  return { ...models, embedded: false, close: () => db.close() };
+  const wal = new WalScrubber(db, path);
+  const models = readModelsOn(db, path, wal, true, () => ({
+    load,
+    seqsOf: seqsOnReadModels(db),
+  }));
+  // A crash may have come between an applied Erasure and its scrub: scrub before serving.
+  if (walHoldsFrames(path)) wal.request();
+  return {
+    ...models,
+    embedded: false,
+    path,
+    wal,
+    close: () => {
+      wal.stop();
+      db.close();
+    },
+  };
 }
 
 function readModelsOn(
   db: Database.Database,
   location: string,
+  wal: WalScrubber,
   withPayloads: boolean,
   /** How events are loaded by seq and items found by id, where the events live. */
   access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
-): Omit<ReadModelDb, 'close' | 'embedded'> {
+): Omit<ReadModelDb, 'close' | 'embedded' | 'path' | 'wal'> {
   const keys = new Map<string, number>();
   const ids = new Map<number, string>();
   const memoryIdOf = (mem: number) => ids.get(mem)!;
@@ -238,7 +267,7 @@ function readModelsOn(
       const listener = listeners.get(ids.get(mem)!);
       if (!db.inTransaction) {
         const applied = applyTx.immediate(mem, events, onlyIfNext);
-        if (applied.some((event) => event.kind === 'erasure')) scrubWal(db);
+        if (applied.some((event) => event.kind === 'erasure')) wal.request();
         if (applied.length > 0) listener?.(applied);
         return;
       }

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { MemoryEvent, Sequenced } from '../core/index.js';
+import type { WalScrubber } from '../db/wal-scrub.js';
 
 /** Options of {@link EventLog.append}. */
 export interface AppendOptions {
@@ -111,6 +112,10 @@ export type AppendHook = (memoryId: string, written: readonly Sequenced[]) => vo
 export interface EmbeddedDatabase {
   /** The store's connection; read-model tables live beside the log's. */
   readonly database: Database.Database;
+  /** The file's path (`:memory:` for none). */
+  readonly path: string;
+  /** The scrubs of the file's write-ahead log after an erasure (src/db/wal-scrub.ts). */
+  readonly wal: WalScrubber;
   /**
    * Registers the hook every append runs inside its transaction. A hook that throws rolls back
    * its own writes only (it runs in a savepoint): read models never make an append fail.

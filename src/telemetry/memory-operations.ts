@@ -116,7 +116,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     genAi: MemoryOperation.delete,
     command: true,
     before: ([input]) => targetsOf(input),
-    after: written,
+    after: (result, span) => written(field(result, 'erasure'), span),
   },
   deleteAndErase: {
     name: 'delete_and_erase',

@@ -80,6 +80,8 @@ export const MetricName = {
   lagEvents: 'memledger.read_model.lag.events',
   lagSeconds: 'memledger.read_model.lag.seconds',
   openMemories: 'memledger.memories.open',
+  erasureCleanupPending: 'memledger.erasure.cleanup.pending',
+  erasureCleanupSeconds: 'memledger.erasure.cleanup.pending.seconds',
   sseClients: 'memledger.sse.clients',
 } as const;
 

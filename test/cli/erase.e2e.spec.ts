@@ -50,7 +50,7 @@ describe('memledger erase', () => {
     expect(both).toMatchObject({ code: 0, stderr: '' });
     expect(both.stdout).toMatch(
       new RegExp(
-        `^deleted and erased document ${idOf(2)} in memory default\n  deletion \\S+ at seq 5, erasure \\S+ at seq 6\n  reason: GDPR art. 17\n$`,
+        `^deleted and erased document ${idOf(2)} in memory default\n  deletion \\S+ at seq 5, erasure \\S+ at seq 6\n  reason: GDPR art. 17\n  on disk: the words are gone from every file\n$`,
       ),
     );
     const one = await cli('erase', idOf(1), '--reason', 'asked to be forgotten');
@@ -202,7 +202,7 @@ describe('export and import of schema versions', () => {
       { ...document!, version: 1 },
     ]);
     expect((await cli('import', file)).code).toBe(0);
-    expect(parseJsonl((await cli('export')).stdout).map((e) => e.version)).toEqual([2, 2]);
+    expect(parseJsonl((await cli('export')).stdout).map((e) => e.version)).toEqual([3, 3]);
   });
 
   it('refuses a line of a future version with EVENT_VERSION_UNSUPPORTED naming the line', async () => {

@@ -54,20 +54,23 @@ for (const kind of kinds) {
         reason: 'asked to forget',
         requestedBy: 'user-7',
       });
-      const erasure = await memory.eraseContent({
+      const { erasure, cleanup } = await memory.eraseContent({
         targets: [m.id, d.id],
         reason: 'GDPR art. 17 request',
         requestedBy: 'dpo',
       });
-      return { m, d, kept, recall, deletion, erasure, words };
+      return { m, d, kept, recall, deletion, erasure, cleanup, words };
     }
 
     it('invariant 7: an erased item stays on record, its words are gone', async () => {
       const env = await fresh();
-      const { m, d, kept, recall, deletion, erasure, words } = await erasedItems(env);
+      const { m, d, kept, recall, deletion, erasure, cleanup, words } = await erasedItems(env);
       const { memory } = env;
       expect(recall.items.map((i) => i.id).sort()).toEqual([m.id, d.id].sort());
       expect(erasure.seq).toBe(deletion.seq + 1);
+      // With no reader holding an older snapshot, every file is scrubbed before the answer.
+      expect(cleanup).toEqual({ state: 'done' });
+      expect(memory.erasureCleanup()).toEqual({ state: 'done' });
 
       // In every state, now and as of every seq from the write on, before the erasure too.
       for (let n = m.seq; n <= erasure.seq; n++) {

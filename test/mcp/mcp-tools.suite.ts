@@ -217,7 +217,10 @@ export function describeMcpTools(transport: string, connect: () => Promise<McpCo
         requestedBy: 'dpo',
         seq: deletion.seq + 1,
       });
-      expect(textOf(forgot)).toMatch(/^Recorded deletion .*, and erasure .* in memory "erase"\.$/);
+      expect(textOf(forgot)).toMatch(
+        /^Recorded deletion .*, and erasure .* in memory "erase"\. The words are gone from every file\.$/,
+      );
+      expect(parsed(ForgetOutput, forgot).cleanup).toEqual({ state: 'done' });
 
       const history = await call(mcp.client, 'history', { memoryId: 'erase', id: gone.id });
       const { erasedBy } = parsed(HistoryOutput, history);

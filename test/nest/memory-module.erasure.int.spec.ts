@@ -52,13 +52,14 @@ describe.each(nestStoreKinds().map(sealed))('Erasure through MemoryModule on $na
     const deletion = await commands.execute(
       new DeleteContentCommand('gdpr', { targets: [m.id], reason: 'card number' }),
     );
-    const erasure = await commands.execute(
+    const { erasure, cleanup } = await commands.execute(
       new EraseContentCommand('gdpr', {
         targets: [m.id],
         reason: 'GDPR art. 17',
         requestedBy: 'dpo',
       }),
     );
+    expect(cleanup).toEqual({ state: 'done' });
     expect(erasure).toMatchObject({
       kind: 'erasure',
       targets: [m.id],

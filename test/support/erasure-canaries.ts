@@ -93,7 +93,7 @@ export async function runCanaryOps(
       deleted.push(id);
     } else if (step.op === 'erase' && deleted.length > 0) {
       const id = take(deleted, step.pick);
-      note(await memory.eraseContent({ targets: [id], reason: 'erasure request' }));
+      note((await memory.eraseContent({ targets: [id], reason: 'erasure request' })).erasure);
       erase(id);
     } else if (step.op === 'deleteAndErase' && visible.length > 0) {
       const id = take(visible, step.pick);

@@ -49,14 +49,23 @@ export interface ErasureFiles {
   readonly keyStore: string;
 }
 
+/** Options of {@link ErasureStoreKind.reopen}. */
+export interface ReopenOptions {
+  readonly afterClose?: () => void;
+  readonly onNotice?: (notice: string) => void;
+}
+
 /** A store kind the erasure specs run on. */
 export interface ErasureStoreKind {
   readonly name: string;
   readonly durable: boolean;
   /** Fresh data (a new folder, a new memory id). */
   open(): Promise<ErasureEnv>;
-  /** Closes `env` and opens the same data again (durable kinds only). */
-  reopen(env: ErasureEnv): Promise<ErasureEnv>;
+  /**
+   * Closes `env` and opens the same data again (durable kinds only); `afterClose` runs in
+   * between, `onNotice` hears the reopened memledger's notices.
+   */
+  reopen(env: ErasureEnv, options?: ReopenOptions): Promise<ErasureEnv>;
   /** The same data without keys, for plain-text writes (close it before opening sealed again). */
   openPlain(env: { readonly files: ErasureFiles; readonly memoryId: string }): Promise<{
     readonly store: MemoryStore;
@@ -92,12 +101,14 @@ export function erasureStoreKinds(): ErasureStoreKind[] {
     inner: MemoryStore,
     files: ErasureFiles,
     memoryId: string,
+    onNotice?: (notice: string) => void,
   ): Promise<ErasureEnv> => {
     const keys = keyStore(files, true);
     const store = sealedStore(inner, keys);
     const memledger = openMemledger({
       store,
       ...(files.readModels ? { readModels: files.readModels } : {}),
+      ...(onNotice ? { onNotice } : {}),
     });
     const memory = await memledger.memory(memoryId);
     return {
@@ -156,12 +167,14 @@ export function erasureStoreKinds(): ErasureStoreKind[] {
         const files = sqliteFiles(dir);
         return assemble(openSqliteStore({ path: files.log!, pollMs: 20 }), files, memoryId);
       },
-      async reopen(env) {
+      async reopen(env, options = {}) {
         await env.close();
+        options.afterClose?.();
         return assemble(
           openSqliteStore({ path: env.files.log!, pollMs: 20 }),
           env.files,
           env.memoryId,
+          options.onNotice,
         );
       },
       async openPlain({ files, memoryId }) {
@@ -177,9 +190,10 @@ export function erasureStoreKinds(): ErasureStoreKind[] {
         const files = esdbFiles(dir);
         return assemble(openEsdb(files), files, memoryId);
       },
-      async reopen(env) {
+      async reopen(env, options = {}) {
         await env.close();
-        return assemble(openEsdb(env.files), env.files, env.memoryId);
+        options.afterClose?.();
+        return assemble(openEsdb(env.files), env.files, env.memoryId, options.onNotice);
       },
       async openPlain({ files, memoryId }) {
         const store = openEsdb(files);

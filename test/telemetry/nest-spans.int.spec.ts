@@ -163,8 +163,8 @@ describe('Nest command spans', () => {
     expect(erasure.attributes).toMatchObject({
       'memledger.operation': 'erase_content',
       'gen_ai.memory.record.id': message.id,
-      'memledger.event.id': result.id,
-      'memledger.event.seq': result.seq,
+      'memledger.event.id': result.erasure.id,
+      'memledger.event.seq': result.erasure.seq,
       'memledger.event.kind': 'erasure',
     });
     expect(allAttributeText(otel.spans())).not.toContain('4-8-15-16');

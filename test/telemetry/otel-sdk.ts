@@ -83,9 +83,7 @@ export function childrenOf(spans: readonly ReadableSpan[], parent: ReadableSpan)
 /** Every attribute value of every span, as text: for checking that no content leaked. */
 export function allAttributeText(spans: readonly ReadableSpan[]): string {
   return spans
-    .map((span) =>
-      [span.name, ...Object.values(span.attributes).map(String)].join(' '),
-    )
+    .map((span) => [span.name, ...Object.values(span.attributes).map(String)].join(' '))
     .join('\n');
 }
 

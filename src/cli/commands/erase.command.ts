@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { isContent, isMemoryError, type ErasureInput } from '../../core/index.js';
-import type { EventLookup, MemoryHandle } from '../../memory/index.js';
+import type { ErasureCleanupStatus, EventLookup, MemoryHandle } from '../../memory/index.js';
 import { withMemory } from '../open.js';
 
 interface EraseOptions {
@@ -55,20 +55,29 @@ async function erase(memory: MemoryHandle, id: string, options: EraseOptions): P
   };
   const found = await lookup(memory, id);
   if (found !== undefined && isContent(found.event) && !found.deleted) {
-    const { deletion, erasure } = await memory.deleteAndErase(act);
+    const { deletion, erasure, cleanup } = await memory.deleteAndErase(act);
     return [
       `deleted and erased ${found.event.kind} ${id} in memory ${memory.memoryId}`,
       `  deletion ${deletion.id} at seq ${deletion.seq}, erasure ${erasure.id} at seq ${erasure.seq}`,
       `  reason: ${erasure.reason}`,
+      cleanupLine(cleanup),
     ];
   }
   // Everything else goes to the guard, which names the id and why (unknown, not content, erased).
-  const erasure = await memory.eraseContent(act);
+  const { erasure, cleanup } = await memory.eraseContent(act);
   return [
     `erased ${found?.event.kind ?? 'item'} ${id} in memory ${memory.memoryId} (deleted at seq ${found?.deletedBy?.seq ?? '?'})`,
     `  erasure ${erasure.id} at seq ${erasure.seq}`,
     `  reason: ${erasure.reason}`,
+    cleanupLine(cleanup),
   ];
+}
+
+/** Whether the words are gone from disk, in the words an operator reads. */
+function cleanupLine(cleanup: ErasureCleanupStatus): string {
+  return cleanup.state === 'done'
+    ? '  on disk: the words are gone from every file'
+    : `  on disk: clean-up pending since ${cleanup.since} (${cleanup.reason}); the next process to open the store finishes it, or run memledger verify --finish-cleanup`;
 }
 
 async function lookup(memory: MemoryHandle, id: string): Promise<EventLookup | undefined> {

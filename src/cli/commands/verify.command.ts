@@ -14,7 +14,9 @@ import {
   type Sequenced,
 } from '../../core/index.js';
 import type { KeyStore } from '../../keys/index.js';
-import { keyStoreOf } from '../../store/sealed/sealed-store.js';
+import { keyStoreOf, sealedPartsOf } from '../../store/sealed/sealed-store.js';
+import type { MemoryStore } from '../../store/event-log.port.js';
+import { cleanupReport } from './verify-cleanup.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
 import { globalOptionsOf, withStore } from '../open.js';
@@ -23,6 +25,7 @@ import { seqText } from '../output.js';
 interface VerifyOptions {
   readonly all?: boolean;
   readonly repairErasures?: boolean;
+  readonly finishCleanup?: boolean;
 }
 
 /** Errors that mean the log itself is unsound (anything else is an ordinary failure). */
@@ -53,6 +56,10 @@ export function registerVerifyCommand(program: Command): void {
       '--repair-erasures',
       'first destroy again the keys of erased items that came back (a key store restored from a backup older than the erasure)',
     )
+    .option(
+      '--finish-cleanup',
+      "wait until every erasure's clean-up completes (old page images scrubbed from every file), however long a reader holds an older snapshot",
+    )
     .addHelpText(
       'after',
       `
@@ -62,7 +69,12 @@ after a gap), LOG_INVARIANT_VIOLATED (repeated id, deletion or recall of unknown
 or deleted content), EVENT_DECODE_FAILED (a stored event the schemas reject),
 ERASED_CONTENT_READABLE (an erased item whose key is still in the key store, or whose read
 still gives its words; --repair-erasures destroys such keys again first), ERASURE_UNVERIFIABLE
-(a log with erasures opened without its key store, e.g. MEMLEDGER_ENCRYPTION=off).`,
+(a log with erasures opened without its key store, e.g. MEMLEDGER_ENCRYPTION=off).
+
+After the memories, one "erasure clean-up:" line when opening found an erasure whose files were
+not scrubbed yet (a crash between its commit and its scrub): opening scrubs them; if a reader
+holds an older snapshot, the line says ERASURE_CLEANUP_PENDING (exit code 2) unless
+--finish-cleanup waited for it.`,
     )
     .action(async (options: VerifyOptions, command: Command) => {
       await withStore(
@@ -76,11 +88,33 @@ still gives its words; --repair-erasures destroys such keys again first), ERASUR
             for (const line of lines)
               process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
           }
+          const cleanup = await verifyCleanup(store, options);
+          if (cleanup !== undefined) {
+            process.stdout.write(`${cleanup.line}\n`);
+            sound &&= cleanup.sound;
+          }
           if (!sound) process.exitCode = VIOLATION_EXIT_CODE;
         },
         { mustExist: true },
       );
     });
+}
+
+/** The clean-up line of a sealed store, when there is anything to say. */
+async function verifyCleanup(
+  store: MemoryStore,
+  options: VerifyOptions,
+): Promise<{ line: string; sound: boolean } | undefined> {
+  const sealed = sealedPartsOf(store);
+  if (sealed === undefined) return undefined;
+  const found = await sealed.ready;
+  // A repair (--repair-erasures) destroyed keys again: their files want a scrub too.
+  let now = sealed.cleanup.scrub();
+  if (options.finishCleanup && now.state === 'pending') {
+    await sealed.cleanup.settled();
+    now = sealed.cleanup.scrub();
+  }
+  return cleanupReport(found, now);
 }
 
 /**

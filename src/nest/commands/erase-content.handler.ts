@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Erasure, Sequenced } from '../../core/index.js';
+import type { ErasureOutcome } from '../../memory/index.js';
 import { MemoryHandles } from '../memory-handles.js';
 import { EraseContentCommand } from './erase-content.command.js';
 
@@ -11,7 +11,7 @@ export class EraseContentHandler implements ICommandHandler<EraseContentCommand>
   constructor(@Inject(MemoryHandles) private readonly memories: MemoryHandles) {}
 
   /** Validates, appends through the sealed store (intent, append, key destruction), returns it. */
-  async execute({ memoryId, input }: EraseContentCommand): Promise<Sequenced<Erasure>> {
+  async execute({ memoryId, input }: EraseContentCommand): Promise<ErasureOutcome> {
     const memory = await this.memories.get(memoryId);
     return memory.eraseContent(input);
   }

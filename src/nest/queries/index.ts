@@ -1,3 +1,4 @@
+import { GetErasureCleanupHandler } from './get-erasure-cleanup.handler.js';
 import { GetEventHandler } from './get-event.handler.js';
 import { GetItemHistoryHandler } from './get-item-history.handler.js';
 import { GetMemoryStateHandler } from './get-memory-state.handler.js';
@@ -6,6 +7,7 @@ import { ListMemoriesHandler } from './list-memories.handler.js';
 import { ReadEventsHandler } from './read-events.handler.js';
 import { SearchMemoryHandler } from './search-memory.handler.js';
 
+export { GetErasureCleanupQuery } from './get-erasure-cleanup.query.js';
 export { GetEventQuery } from './get-event.query.js';
 export { GetItemHistoryQuery } from './get-item-history.query.js';
 export { GetMemoryStateQuery, type GetMemoryStateOptions } from './get-memory-state.query.js';
@@ -14,6 +16,7 @@ export { ListMemoriesQuery } from './list-memories.query.js';
 export { ReadEventsQuery, type ReadEventsOptions } from './read-events.query.js';
 export { SearchMemoryQuery, type SearchMemoryOptions } from './search-memory.query.js';
 export {
+  GetErasureCleanupHandler,
   GetEventHandler,
   GetItemHistoryHandler,
   GetMemoryStateHandler,
@@ -32,4 +35,5 @@ export const MEMORY_QUERY_HANDLERS = [
   GetItemHistoryHandler,
   ReadEventsHandler,
   ListMemoriesHandler,
+  GetErasureCleanupHandler,
 ];

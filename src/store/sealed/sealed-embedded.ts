@@ -77,6 +77,8 @@ export function sealedEmbedded(
 ): EmbeddedDatabase {
   return {
     database: embedded.database,
+    path: embedded.path,
+    wal: embedded.wal,
     onAppend: (hook) =>
       embedded.onAppend((memoryId, written) =>
         hook(memoryId, handoff.plain(keys, memoryId, written)),

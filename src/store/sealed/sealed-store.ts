@@ -38,8 +38,8 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
-import { scrubWal } from '../../db/wal.js';
 import { isSealed, openEvent, openEvents, sealEvents } from './content-sealing.js';
+import { ErasureCleanup, type CleanupOnOpen } from './erasure-cleanup.js';
 import { PlainHandoff, sealedEmbedded, withSeq } from './sealed-embedded.js';
 
 /** Events a read opens together (the adapters read pages of about this size). */
@@ -49,8 +49,13 @@ const OPEN_BATCH = 256;
 export interface SealedMemoryStore extends MemoryStore {
   /** The key store holding each item's data key. */
   readonly keys: KeyStore;
-  /** Resolves once intents left by a stopped process are repaired (every operation waits for it). */
-  readonly ready: Promise<void>;
+  /**
+   * Resolves once intents left by a stopped process are repaired and the files scrubbed where a
+   * clean-up may not have run (every operation waits for it), with what the scrub on open found.
+   */
+  readonly ready: Promise<CleanupOnOpen>;
+  /** The erasures' clean-up: the files scrubbed of page images from before each erasure. */
+  readonly cleanup: ErasureCleanup;
 }
 
 /** The key store of a sealed store, or undefined for a store opened without keys. */
@@ -58,27 +63,46 @@ export function keyStoreOf(store: MemoryStore): KeyStore | undefined {
   return (store as Partial<SealedMemoryStore>).keys;
 }
 
+/** The sealed parts of a store (its clean-up, and what its open found), or undefined. */
+export function sealedPartsOf(
+  store: MemoryStore,
+): Pick<SealedMemoryStore, 'cleanup' | 'ready'> | undefined {
+  const sealed = store as Partial<SealedMemoryStore>;
+  return sealed.cleanup && sealed.ready
+    ? { cleanup: sealed.cleanup, ready: sealed.ready }
+    : undefined;
+}
+
 /**
  * Seals `inner`'s content with keys from `keys`. The sealed store owns the key store: closing it
  * closes both.
  */
 export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemoryStore {
-  const ready = repairErasures(inner, keys);
+  const cleanup = new ErasureCleanup(keys);
+  const files = [{ wal: keys.wal, path: keys.path }];
+  if (inner.embedded) {
+    cleanup.watch(inner.embedded.wal);
+    files.push({ wal: inner.embedded.wal, path: inner.embedded.path });
+  }
+  const ready = repairErasures(inner, keys).then(() => cleanup.onOpen(files));
   // Keep a failed repair from surfacing as an unhandled rejection: every operation re-throws it.
   ready.catch(() => undefined);
   const handoff = new PlainHandoff();
   const embedded = inner.embedded && sealedEmbedded(inner.embedded, keys, handoff);
+  const sealed = { keys, ready, embedded: inner.embedded, handoff, cleanup };
   return {
     description: `${inner.description}, content sealed (keys: ${keys.description})`,
     keys,
     ready,
-    log: (memoryId) => sealedLog(inner.log(memoryId), keys, ready, inner.embedded, handoff),
+    cleanup,
+    log: (memoryId) => sealedLog(inner.log(memoryId), sealed),
     memoryIds: async () => {
       await ready;
       return inner.memoryIds();
     },
     async close() {
       await ready.catch(() => undefined);
+      cleanup.close();
       await inner.close();
       keys.close();
     },
@@ -86,13 +110,17 @@ export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemorySto
   };
 }
 
-function sealedLog(
-  log: EventLog,
-  keys: KeyStore,
-  ready: Promise<void>,
-  embedded: EmbeddedDatabase | undefined,
-  handoff: PlainHandoff,
-): SizedEventLog {
+/** What every sealed log of one store shares. */
+interface SealedContext {
+  readonly keys: KeyStore;
+  readonly ready: Promise<unknown>;
+  readonly embedded: EmbeddedDatabase | undefined;
+  readonly handoff: PlainHandoff;
+  readonly cleanup: ErasureCleanup;
+}
+
+function sealedLog(log: EventLog, context: SealedContext): SizedEventLog {
+  const { keys, ready, embedded, handoff, cleanup } = context;
   const { memoryId } = log;
   /** A computed append once the key store is ready, its stored events opened. */
   const computedAppend = async (append: () => Promise<readonly Sequenced[] | undefined>) => {
@@ -121,7 +149,7 @@ function sealedLog(
         throw error;
       }
       for (const erasure of erasures) completeErasure(keys, memoryId, erasure);
-      if (erasures.length > 0 && embedded) scrubWal(embedded.database);
+      if (erasures.length > 0) cleanup.scrub();
       // One stored event per appended one, in order, with the same id and content (a duplicate
       // is stored sealed with the same key to the same bytes): the caller's words, sequenced.
       return stored.map((event, i) => (isSealed(event) ? withSeq(events[i]!, event.seq) : event));

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../../core/index.js';
+import type { WalScrubber } from '../../db/wal-scrub.js';
 import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
 import { decodeTrustedRow, idKey, idOfKey, splitIdKeys } from './sqlite.codec.js';
 import type { Statements } from './sqlite.statements.js';
@@ -15,9 +16,12 @@ export function embeddedDatabase(
   hooks: AppendHook[],
   typeOf: (code: number) => string,
   path: string,
+  wal: WalScrubber,
 ): EmbeddedDatabase {
   return {
     database: db,
+    path,
+    wal,
     onAppend: (hook) => void hooks.push(hook),
     eventsAt: (memoryId, seqs) => {
       const where = `SQLite ${path} memory ${memoryId}`;

@@ -31,6 +31,7 @@ import { decodeRow, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { translateSqliteError } from './sqlite.errors.js';
 import { CommitGroups } from '../../db/group-commit.js';
+import { WalScrubber } from '../../db/wal-scrub.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
 import { insertLogRows } from './sqlite.log-rows.js';
@@ -89,6 +90,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     });
   };
   const hooks: AppendHook[] = [];
+  const wal = new WalScrubber(db, options.path);
   const context: SqliteContext = {
     statements,
     typeOf,
@@ -103,7 +105,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
 
   return {
     description: `SQLite ${options.path}`,
-    embedded: embeddedDatabase(db, statements, hooks, typeOf, options.path),
+    embedded: embeddedDatabase(db, statements, hooks, typeOf, options.path, wal),
     log(memoryId) {
       const id = checkMemoryId(memoryId);
       return run('open memory', () => sqliteLog(id, context));
@@ -119,6 +121,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
         } finally {
           closed = true;
           changes.close();
+          wal.stop();
           db.close();
         }
       }
