@@ -25,6 +25,8 @@ const frameworkAndIo = [
 ];
 // Every folder above src/core and src/db (both sit at the bottom and import none of these).
 const ABOVE_DB = [
+  'embeddings',
+  'vectors',
   'keys',
   'store',
   'read-models',
@@ -112,7 +114,21 @@ export default tseslint.config(
     upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
   ),
   layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
-  layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
+  // src/embeddings (the embedder port and its providers) sits on the core alone.
+  layer(
+    ['src/embeddings/**/*.ts'],
+    upperLayers('keys', 'store', 'read-models', 'vectors', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
+  // src/vectors (the vector index) sits on the core and the embedder port; the read models
+  // reach it only through their follower hook, so neither imports the other.
+  layer(
+    ['src/vectors/**/*.ts'],
+    upperLayers('keys', 'store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
+  layer(
+    ['src/read-models/**/*.ts'],
+    upperLayers('embeddings', 'vectors', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
   layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters

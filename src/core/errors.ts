@@ -43,6 +43,12 @@ export const MEMORY_ERROR_CODES = [
   'KEY_MISSING',
   // a plugged-in retriever that did not answer within `retrieverTimeoutMs`
   'RETRIEVER_TIMEOUT',
+  // the embedding provider: down, overloaded or timing out after its retries (retry later)
+  'EMBEDDER_UNAVAILABLE',
+  // the embedding provider answered, but not with what was asked (shape, count, refusal)
+  'EMBEDDER_FAILED',
+  // the provider's vectors do not have the configured dimensions (never truncated or padded)
+  'EMBEDDING_DIMENSIONS_MISMATCH',
   // infrastructure
   'STORE_UNAVAILABLE',
   'STORE_CLOSED',
