@@ -19,7 +19,8 @@ import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-clea
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
-import { bm25Retriever, type Retriever } from './retriever.js';
+import { standardRetriever, type Retriever } from './retriever.js';
+import { openSemantic, type EmbeddingsOptions } from './semantic-options.js';
 
 /** Options of {@link openMemledger}. */
 export interface MemledgerOptions {
@@ -38,8 +39,16 @@ export interface MemledgerOptions {
    * @defaultValue ':memory:'
    */
   readonly readModels?: string;
-  /** Retrieval behind `recall`. @defaultValue BM25 over the search read model */
+  /**
+   * Retrieval behind `recall`. @defaultValue BM25 over the search read model, vectors, or both
+   * fused, as the request's mode says
+   */
   readonly retriever?: Retriever;
+  /**
+   * Semantic and hybrid recall: the embedding model and how recall uses it (a vector index is
+   * built beside the read models, off the append path). @defaultValue none: recall is lexical
+   */
+  readonly embeddings?: EmbeddingsOptions;
   /** Items a recall returns when the request names no limit. @defaultValue 5 */
   readonly recallLimit?: number;
   /**
@@ -122,13 +131,15 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
+  const semantic = options.embeddings && openSemantic(db, options.embeddings, notice);
   const settings: MemorySettings = {
     defaults: options.defaults ?? {},
-    retriever: options.retriever ?? bm25Retriever,
+    retriever: options.retriever ?? standardRetriever,
     recallLimit: options.recallLimit ?? 5,
     recallRetries: options.recallRetries ?? 100,
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
+    semantic,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
@@ -182,6 +193,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     },
     async close() {
       clearInterval(sweeper);
+      semantic?.follower?.stop();
       for (const memoryId of [...open.keys()]) closeMemory(memoryId);
       if (options.closeStore !== false) await store.close();
       db.close();

@@ -23,6 +23,7 @@ import {
   type MessageInput,
   type Recall,
   type RecallInput,
+  type RecallMode,
   type RecallStat,
   type Sequenced,
 } from '../core/index.js';
@@ -52,6 +53,8 @@ import type {
   StatePage,
 } from './memory.types.js';
 import { lookUpItem } from './item-lookup.js';
+import { rankedHits } from './retriever.js';
+import { modeOf, prepareRetrieval, vectorSearchOf } from './semantic-retrieval.js';
 import { auditableRecall } from './recall.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
 
@@ -73,7 +76,7 @@ export class MemoryHandle {
     this.db = models.db;
   }
 
-  /** Records a message. */
+  /** Records a message (its vector, if any, follows off the append path). */
   async recordMessage(input: MessageInput): Promise<Sequenced<Message>> {
     return this.appendOne(createMessage(input, this.settings.defaults)) as Promise<
       Sequenced<Message>
@@ -188,18 +191,39 @@ export class MemoryHandle {
     return this.db.read(() => this.db.queries.statePage(this.models.mem, n, page));
   }
 
-  /** Inspection search (writes nothing): visible content now, or as of `asOfSeq`. */
+  /**
+   * Inspection search (writes nothing): visible content now, or as of `asOfSeq`, by BM25, vectors
+   * or both fused (`mode`; scores are then cosine similarities or fused RRF scores).
+   */
   async search(
     query: string,
-    options: { readonly asOfSeq?: number; readonly limit?: number } = {},
+    options: {
+      readonly asOfSeq?: number;
+      readonly limit?: number;
+      readonly mode?: RecallMode;
+    } = {},
   ): Promise<SearchResult[]> {
     requireString(query, 'query');
     if (options.asOfSeq !== undefined) checkSeq(options.asOfSeq, 'asOfSeq', -1);
-    await this.models.catchUp();
+    const { semantic } = this.settings;
+    const mode = modeOf(options.mode, semantic);
+    const prepared = await prepareRetrieval(semantic, this.models, query, mode);
+    const head = await this.models.catchUp();
     this.models.catchUpSearch();
     const { mem } = this.models;
+    const asOfSeq = Math.min(options.asOfSeq ?? head, head);
+    const limit = options.limit ?? 10;
     return this.db.read(() => {
-      const hits = this.db.search.search(mem, query, options);
+      const { hits } = rankedHits({
+        memoryId: this.memoryId,
+        query,
+        limit,
+        asOfSeq,
+        keywordSearch: (text, max) => this.db.search.search(mem, text, { limit: max, asOfSeq }),
+        mode: prepared.mode,
+        vectorSearch: vectorSearchOf(semantic, this.models, prepared, asOfSeq),
+        ...(semantic ? { fusion: semantic.fusion } : {}),
+      });
       const items = this.db.queries.events<Sequenced<ContentEvent>>(
         mem,
         hits.map((hit) => hit.seq),
@@ -307,6 +331,8 @@ export class MemoryHandle {
   private async appendOne(event: Parameters<EventLog['append']>[0][number]): Promise<Sequenced> {
     const stored = await this.log.append([event]);
     this.models.applyOwn(stored);
+    if (event.kind === 'message' || event.kind === 'document')
+      this.settings.semantic?.follower?.schedule(this.models.mem);
     return stored[0]!;
   }
 }
