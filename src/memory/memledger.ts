@@ -14,6 +14,7 @@ import {
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
+import type { VersionProgress } from '../vectors/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
@@ -105,8 +106,21 @@ export interface Memledger {
    * undefined on one that cannot erase.
    */
   readonly erasureCleanup: ErasureCleanup | undefined;
+  /**
+   * The vector index's progress per model version (for logs and `/metrics`), and a promise of
+   * the background follower's idleness; undefined without an embedder.
+   */
+  readonly vectors: VectorsView | undefined;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
+}
+
+/** What the application sees of the vector index. */
+export interface VectorsView {
+  /** Each version's model, memories, memories caught up, and content items not embedded yet. */
+  progress(): VersionProgress[];
+  /** Resolves once the background follower has nothing due (or is off). */
+  idle(): Promise<void>;
 }
 
 interface OpenMemory {
@@ -180,6 +194,10 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     description: store.description,
     readModels: db.location,
     erasureCleanup: cleanup,
+    vectors: semantic && {
+      progress: () => semantic.index.progress(),
+      idle: async () => semantic.follower?.idle(),
+    },
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
       return memory(memoryId);

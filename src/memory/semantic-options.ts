@@ -75,7 +75,11 @@ export function openSemantic(
   const index = VectorIndex.open(
     {
       db: db.database,
-      events: (mem, seqs) => db.queries.events(mem, seqs),
+      events: (mem, memoryId, seqs) => {
+        // The read models load a memory's events by its id, known once its key was looked up.
+        db.keyOf(memoryId);
+        return db.read(() => db.queries.events(mem, seqs));
+      },
       scrub: () => db.wal.request(),
     },
     {

@@ -7,7 +7,7 @@
  * index again: an item erased meanwhile gets no vector, and if another process moved the
  * checkpoint first, the batch is dropped (its work was done there).
  */
-import { isContent, isErased } from '../core/index.js';
+import { MemoryError, isContent, isErased } from '../core/index.js';
 import { checkedVectors, type EmbedOptions, type Embedder } from '../embeddings/index.js';
 import { contentDigest, itemText, unitVector } from './item-text.js';
 import { rowKey } from './vector-layout.js';
@@ -79,7 +79,16 @@ function pendingItems(
   seqs: readonly number[],
   { table, maxChars }: BatchPlan,
 ): Pending[] {
-  const events = context.events(mem, seqs);
+  const memoryId = context.windows.memoryIdOf(mem)!;
+  const events = context.events(mem, memoryId, seqs);
+  if (events.length !== seqs.length) {
+    // Never move the checkpoint past content it could not read.
+    throw new MemoryError(
+      'STORE_FAILED',
+      `Vectors of memory ${memoryId}: ${seqs.length - events.length} of ${seqs.length} content events from seq ${seqs[0]} could not be read.`,
+      { details: { memoryId, from: seqs[0], missing: seqs.length - events.length } },
+    );
+  }
   const existing = table.digests(seqs.map((seq) => rowKey(vmem, seq)));
   const out: Pending[] = [];
   for (const event of events) {

@@ -13,8 +13,8 @@ export interface VectorContext {
   readonly tables: readonly VectorTable[];
   /** The vectors' own key of the read models' memory key `mem`; created when `create`. */
   vmemOf(mem: number, create: boolean): number | undefined;
-  /** Content events by seq, in plain text (erased items have no words). */
-  events(mem: number, seqs: readonly number[]): Sequenced[];
+  /** Content events of the memory `memoryId` (key `mem`) by seq, in plain text. */
+  events(mem: number, memoryId: string, seqs: readonly number[]): Sequenced[];
   /** Asks for a scrub of the file's write-ahead log (rows of erased items were deleted). */
   scrub(): void;
 }

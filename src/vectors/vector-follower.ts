@@ -25,6 +25,8 @@ export class VectorFollower {
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
   private stopped = false;
+  /** A sweep asked for old versions to be retired once every memory is caught up. */
+  private retire = false;
   private readonly abort = new AbortController();
 
   constructor(
@@ -41,15 +43,9 @@ export class VectorFollower {
 
   /** Schedules every memory the read models hold, then retires versions no longer needed. */
   sweep(): void {
+    this.retire = true;
     for (const mem of this.options.memoryKeys()) this.schedule(mem);
-    void this.idle().then(() => {
-      if (this.stopped) return;
-      const dropped = this.index.retireOldVersions(this.options.memoryKeys());
-      if (dropped.length > 0)
-        this.options.onNotice(
-          `memledger: vectors of ${this.index.current.version.model} caught up with every memory; dropped ${dropped.length} older version(s).`,
-        );
-    });
+    if (!this.running && !this.timer) this.wake(0);
   }
 
   /** Resolves once nothing is due or running (tests, shutdown). */
@@ -97,5 +93,15 @@ export class VectorFollower {
         return;
       }
     }
+    if (this.retire && !this.stopped) this.retireOldVersions();
+  }
+
+  private retireOldVersions(): void {
+    this.retire = false;
+    const dropped = this.index.retireOldVersions(this.options.memoryKeys());
+    if (dropped.length > 0)
+      this.options.onNotice(
+        `memledger: vectors of ${this.index.current.version.model} caught up with every memory; dropped ${dropped.length} older version(s).`,
+      );
   }
 }

@@ -51,8 +51,8 @@ export interface VectorIndexOptions {
 export interface VectorSource {
   /** The read-model file's connection (its tables `rm_items`, `rm_memories` beside). */
   readonly db: Database.Database;
-  /** Content events by seq, in plain text. */
-  events(mem: number, seqs: readonly number[]): Sequenced[];
+  /** Content events of the memory `memoryId` (the read models' key `mem`) by seq, in plain text. */
+  events(mem: number, memoryId: string, seqs: readonly number[]): Sequenced[];
   /** Asks for a scrub of the file's write-ahead log. */
   scrub(): void;
 }
@@ -99,7 +99,7 @@ export class VectorIndex {
     private readonly progressTable: ProgressTable,
     readonly current: VectorTable,
     private readonly previous: VectorTable | undefined,
-    tables: readonly VectorTable[],
+    private readonly tables: VectorTable[],
   ) {
     this.batchSize = options.batchSize ?? 256;
     this.maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
@@ -107,9 +107,9 @@ export class VectorIndex {
       db: source.db,
       windows,
       progress: progressTable,
-      tables,
+      tables: this.tables,
       vmemOf: (mem, create) => this.vmemOf(mem, create),
-      events: (mem, seqs) => source.events(mem, seqs),
+      events: (mem, memoryId, seqs) => source.events(mem, memoryId, seqs),
       scrub: () => source.scrub(),
     };
   }
@@ -202,7 +202,7 @@ export class VectorIndex {
     const max = options.maxItems ?? Infinity;
     let items = 0;
     let embedded = 0;
-    if (this.windows.checkpoint(mem).seq < 0) return { items, embedded };
+    if (max <= 0 || this.windows.checkpoint(mem).seq < 0) return { items, embedded };
     for (;;) {
       const batchSize = Math.max(1, Math.min(this.batchSize, max - items));
       const outcome: BatchOutcome = await embedNextBatch(this.context, mem, {
@@ -295,6 +295,7 @@ export class VectorIndex {
     const keep = new Set([this.current.version.key, this.previous?.version.key]);
     const dropped = this.context.tables.filter((table) => !keep.has(table.version.key));
     for (const table of dropped) dropVectorVersion(this.source.db, table.version.key);
+    this.tables.splice(0, this.tables.length, ...this.tables.filter((t) => !dropped.includes(t)));
     return dropped.map((table) => table.version.key);
   }
 
