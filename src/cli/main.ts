@@ -11,6 +11,7 @@ import { registerImportCommand } from './commands/import.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerRebuildCommand } from './commands/rebuild.command.js';
 import { registerReplayCommand } from './commands/replay.command.js';
+import { registerSearchCommands } from './commands/search.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
 import { registerVerifyCommand } from './commands/verify.command.js';
 
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerReplayCommand(program);
   registerAuditCommand(program);
+  registerSearchCommands(program);
   registerEraseCommand(program);
   registerVerifyCommand(program);
   registerRebuildCommand(program);

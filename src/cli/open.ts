@@ -14,7 +14,12 @@ import {
   type StoreConfig,
   type StoreKind,
 } from '../store/open-store.js';
-import { openMemledger, type MemoryHandle } from '../memory/index.js';
+import {
+  embeddingsOptionsFromEnv,
+  openMemledger,
+  type MemledgerOptions,
+  type MemoryHandle,
+} from '../memory/index.js';
 
 /** The global options every command sees (see `memledger --help`). */
 export interface GlobalOptions {
@@ -105,7 +110,7 @@ export async function withMemory<T>(
     command,
     async (store) => {
       const { memory, readModels } = globalOptionsOf(command);
-      const memledger = openMemledger({ store, closeStore: false, readModels });
+      const memledger = openMemledger({ store, closeStore: false, readModels, ...cliEmbeddings() });
       try {
         return await work(await memledger.memory(memory));
       } finally {
@@ -114,4 +119,13 @@ export async function withMemory<T>(
     },
     { mustExist: true },
   );
+}
+
+/**
+ * The embedder `MEMLEDGER_EMBEDDINGS_*` names, for a short command: a recall or search embeds
+ * what it needs itself, so no background follower outlives it.
+ */
+export function cliEmbeddings(follow = false): Pick<MemledgerOptions, 'embeddings'> {
+  const embeddings = embeddingsOptionsFromEnv(process.env);
+  return embeddings ? { embeddings: { ...embeddings, follow } } : {};
 }

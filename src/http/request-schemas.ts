@@ -4,7 +4,15 @@
  * is generated from them, so the documented contract cannot drift from what is enforced.
  */
 import { z } from 'zod';
-import { Deletion, Document, Erasure, Message, MemoryId, Recall } from '../core/index.js';
+import {
+  Deletion,
+  Document,
+  Erasure,
+  Message,
+  MemoryId,
+  Recall,
+  RecallMode,
+} from '../core/index.js';
 import { MAX_PAGE } from '../memory/index.js';
 
 /**
@@ -42,7 +50,10 @@ export const ErasureBody = Erasure.omit(omitted).partial(filled);
 /** The most items one auditable recall may return (the facade's own bound). */
 export const MAX_RECALL_LIMIT = 100;
 
-/** Body of `POST recall`, the auditable read: the query, a limit and the caller's context. */
+/**
+ * Body of `POST recall`, the auditable read: the query, a limit, the mode (lexical, semantic,
+ * hybrid) and the caller's context.
+ */
 export const RecallBody = Recall.pick({ query: true, sessionId: true, source: true, actor: true })
   .partial({ sessionId: true, source: true, actor: true })
   .extend({
@@ -52,6 +63,7 @@ export const RecallBody = Recall.pick({ query: true, sessionId: true, source: tr
       .min(1, { message: 'must be 1 or more' })
       .max(MAX_RECALL_LIMIT, { message: `must be at most ${MAX_RECALL_LIMIT}` })
       .optional(),
+    mode: RecallMode.optional(),
   });
 
 /** Every request body schema, by the route that takes it (OpenAPI and tests read this). */
@@ -94,11 +106,12 @@ export const StateQuery = z.strictObject({
   limit: intParam(1, MAX_PAGE).optional(),
 });
 
-/** Query of `GET search`: the text, the seq to search as of, and at most how many hits. */
+/** Query of `GET search`: the text, the seq to search as of, how many hits, and the mode. */
 export const SearchQuery = z.strictObject({
   q: Recall.shape.query,
   upToSeq: intParam(-1).optional(),
   limit: intParam(1, MAX_PAGE).optional(),
+  mode: RecallMode.optional(),
 });
 
 /** The most events one `GET events` page returns. */

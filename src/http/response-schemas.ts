@@ -13,6 +13,7 @@ import {
   Message,
   MemoryId,
   Recall,
+  RecallMode,
   Seq,
   Timestamp,
 } from '../core/index.js';
@@ -161,10 +162,22 @@ export const StatePage = z.strictObject({
   recallStats: RecallStats,
 });
 
-/** `POST recall`: the Recall now on record and the items it put in the context. */
+/** How the vectors stood for a recall that asked for them: their lag, or why lexical ran. */
+export const VectorStatus = z.strictObject({
+  requested: RecallMode,
+  state: z.enum(['current', 'lagging', 'building', 'unavailable']),
+  model: z.string(),
+  dimensions: z.number().int(),
+  indexedThroughSeq: Seq.nullable(),
+  behind: z.number().int().min(0),
+  reason: z.string().optional(),
+});
+
+/** `POST recall`: the Recall now on record, the items it put in the context, the vectors' lag. */
 export const RecallResult = z.strictObject({
   recall: SequencedRecall,
   items: z.array(SequencedContent),
+  vectors: VectorStatus.optional(),
 });
 
 /** One inspection-search hit with its content, best first. */
@@ -190,7 +203,7 @@ export const EventLookup = z.strictObject({
   erasedBy: SequencedErasure.nullable(),
 });
 
-/** One recall that used an item: which query, when, by whom. */
+/** One recall that used an item: which query, when, by whom, retrieved how. */
 export const RecallUse = z.strictObject({
   recallId: EventId,
   query: Recall.shape.query,
@@ -198,6 +211,7 @@ export const RecallUse = z.strictObject({
   timestamp: Timestamp,
   actor: Recall.shape.actor.unwrap(),
   sessionId: Recall.shape.sessionId.unwrap(),
+  retrieval: Recall.shape.retrieval.unwrap(),
 });
 
 /** `GET items/:id/history`: when an item was written, every recall of it, its Deletion, its Erasure. */

@@ -4,7 +4,7 @@ export * from './memory-handle.js';
 export * from './memory.types.js';
 export * from './retriever.js';
 export * from './retention.js';
-export type { EmbeddingsOptions } from './semantic-options.js';
+export { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './semantic-options.js';
 export type { SemanticSettings, VectorStatus } from './semantic-retrieval.js';
 export { pageOfState } from './state-page.js';
 export type {

@@ -3,7 +3,12 @@
  * vector index and its background follower it opens over the read models' file.
  */
 import { DEFAULT_RRF_K, Fusion, MemoryError, RecallMode, parseOrThrow } from '../core/index.js';
-import { openEmbedder, type Embedder, type EmbeddingsConfig } from '../embeddings/index.js';
+import {
+  embeddingsConfigFromEnv,
+  openEmbedder,
+  type Embedder,
+  type EmbeddingsConfig,
+} from '../embeddings/index.js';
 import type { ReadModelDb } from '../read-models/index.js';
 import { VectorFollower, VectorIndex, type Quantization } from '../vectors/index.js';
 import type { SemanticSettings } from './semantic-retrieval.js';
@@ -112,4 +117,39 @@ function embedderOf(value: Embedder | EmbeddingsConfig): Embedder {
 
 function isEmbedder(value: Embedder | EmbeddingsConfig): value is Embedder {
   return typeof (value as Partial<Embedder>).embed === 'function';
+}
+
+/**
+ * The embeddings options the environment names (undefined: none, recall stays lexical): the
+ * provider from `MEMLEDGER_EMBEDDINGS_*` (src/embeddings/embeddings-config.ts), and
+ * `MEMLEDGER_EMBEDDINGS_FALLBACK` (`fail` or `lexical`) and `MEMLEDGER_EMBEDDINGS_QUANTIZATION`
+ * (`none`, `int8` or `binary`).
+ */
+export function embeddingsOptionsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsOptions | undefined {
+  const embedder = embeddingsConfigFromEnv(env);
+  if (!embedder) return undefined;
+  const choice = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
+    const value = env[name]?.trim().toLowerCase();
+    if (!value) return undefined;
+    if (allowed.includes(value as T)) return value as T;
+    const rule = `must be one of ${allowed.join(', ')}`;
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid ${name} ${JSON.stringify(value)}: ${rule}.`,
+      {
+        issues: [{ path: name, message: rule }],
+      },
+    );
+  };
+  const onUnavailable = choice('MEMLEDGER_EMBEDDINGS_FALLBACK', ['fail', 'lexical'] as const);
+  const quantization = choice('MEMLEDGER_EMBEDDINGS_QUANTIZATION', [
+    'none',
+    'int8',
+    'binary',
+  ] as const);
+  return {
+    embedder,
+    ...(onUnavailable ? { onUnavailable } : {}),
+    ...(quantization ? { quantization } : {}),
+  };
 }

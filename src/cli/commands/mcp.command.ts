@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { openMemledger } from '../../memory/index.js';
-import { globalOptionsOf, withStore } from '../open.js';
+import { cliEmbeddings, globalOptionsOf, withStore } from '../open.js';
 
 /**
  * Sends `console.log`/`info`/`debug` to stderr: one stray line on stdout would corrupt the
@@ -38,7 +38,13 @@ stops when stdin closes or on SIGINT/SIGTERM.`,
       const { createMcpServer } = await import('../../mcp/index.js');
       const { memory, readModels } = globalOptionsOf(command);
       await withStore(command, async (store) => {
-        const memledger = openMemledger({ store, closeStore: false, readModels });
+        const memledger = openMemledger({
+          store,
+          closeStore: false,
+          readModels,
+          // A long-running server: new content is embedded in the background.
+          ...cliEmbeddings(true),
+        });
         const server = createMcpServer(memledger, { memoryId: memory });
         const transport = new StdioServerTransport();
         const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
