@@ -58,11 +58,8 @@ export function checkedVectors(
         { details: { provider, model, expected: dimensions, actual: length, index: i } },
       );
     }
-    const numbers =
-      length !== undefined &&
-      (!Array.isArray(vector) || vector.every((v) => typeof v === 'number'));
-    const out = numbers ? Float32Array.from(vector as ArrayLike<number>) : undefined;
-    if (out === undefined || !out.every(Number.isFinite)) {
+    const out = length === undefined ? undefined : finiteCopy(vector as ArrayLike<unknown>);
+    if (out === undefined) {
       throw new MemoryError(
         'EMBEDDER_FAILED',
         `Embedder ${provider} (${model}) returned vector ${i} that is not a list of finite numbers.`,
@@ -71,6 +68,19 @@ export function checkedVectors(
     }
     return out;
   });
+}
+
+/** A float32 copy of `vector`, or undefined when a component is not a finite number. */
+function finiteCopy(vector: ArrayLike<unknown>): Float32Array | undefined {
+  const out = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) {
+    const value = vector[i];
+    if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+    out[i] = value;
+  }
+  // A float64 beyond float32's range becomes infinite here.
+  for (let i = 0; i < out.length; i++) if (!Number.isFinite(out[i])) return undefined;
+  return out;
 }
 
 function isVectorLike(value: unknown): value is ArrayLike<unknown> {

@@ -11,7 +11,6 @@ import {
   createErasure,
   createMessage,
   createRecall,
-  type ContentEvent,
   type Deletion,
   type DeletionInput,
   type Document,
@@ -53,8 +52,7 @@ import type {
   StatePage,
 } from './memory.types.js';
 import { lookUpItem } from './item-lookup.js';
-import { rankedHits } from './retriever.js';
-import { modeOf, prepareRetrieval, vectorSearchOf } from './semantic-retrieval.js';
+import { inspectionSearch } from './inspection-search.js';
 import { auditableRecall } from './recall.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
 
@@ -205,31 +203,8 @@ export class MemoryHandle {
   ): Promise<SearchResult[]> {
     requireString(query, 'query');
     if (options.asOfSeq !== undefined) checkSeq(options.asOfSeq, 'asOfSeq', -1);
-    const { semantic } = this.settings;
-    const mode = modeOf(options.mode, semantic);
-    const prepared = await prepareRetrieval(semantic, this.models, query, mode);
-    const head = await this.models.catchUp();
-    this.models.catchUpSearch();
-    const { mem } = this.models;
-    const asOfSeq = Math.min(options.asOfSeq ?? head, head);
-    const limit = options.limit ?? 10;
-    return this.db.read(() => {
-      const { hits } = rankedHits({
-        memoryId: this.memoryId,
-        query,
-        limit,
-        asOfSeq,
-        keywordSearch: (text, max) => this.db.search.search(mem, text, { limit: max, asOfSeq }),
-        mode: prepared.mode,
-        vectorSearch: vectorSearchOf(semantic, this.models, prepared, asOfSeq),
-        ...(semantic ? { fusion: semantic.fusion } : {}),
-      });
-      const items = this.db.queries.events<Sequenced<ContentEvent>>(
-        mem,
-        hits.map((hit) => hit.seq),
-      );
-      return hits.map((hit, i) => ({ ...hit, item: items[i]! }));
-    });
+    const { memoryId, models, settings } = this;
+    return inspectionSearch({ memoryId, models, settings }, query, options);
   }
 
   /** Recall statistics of every item ever recalled. */

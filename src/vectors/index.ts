@@ -3,6 +3,7 @@
  * exact as of any seq, one version per model, following the log under its own checkpoint.
  */
 export * from './vector-index.js';
+export type { VersionProgress } from './vector-progress.js';
 export {
   vectorVersion,
   VECTOR_LAYOUT,

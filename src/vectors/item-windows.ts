@@ -23,6 +23,8 @@ export interface VisibleItem {
 export interface ItemWindows {
   /** The read models' keys of every memory they hold. */
   memoryKeys(): number[];
+  /** The read models' key of a memory id (undefined: they hold nothing of it). */
+  memOf(memoryId: string): number | undefined;
   /** The memory id of the read models' key `mem` (undefined: unknown key). */
   memoryIdOf(mem: number): string | undefined;
   /** The read models' checkpoint of a memory (-1: none) and the id of the event there. */
@@ -50,6 +52,7 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
     memoryId: db
       .prepare<[number], string>('SELECT memory_id FROM rm_memories WHERE mem = ?')
       .pluck(),
+    mem: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
     checkpoint: db.prepare<[number], { seq: number; id: string }>(
       'SELECT seq, id FROM rm_items WHERE mem = ? ORDER BY seq DESC LIMIT 1',
     ),
@@ -95,6 +98,7 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
   };
   return {
     memoryKeys: () => sql.memoryKeys.all(),
+    memOf: (memoryId) => sql.mem.get(memoryId),
     memoryIdOf: (mem) => sql.memoryId.get(mem),
     checkpoint(mem) {
       const row = sql.checkpoint.get(mem);

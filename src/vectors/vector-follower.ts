@@ -1,7 +1,9 @@
 /**
  * The background side of the vector index: after appends, each memory that was written is
- * caught up (embedded in batches) off the request path, one memory at a time; a provider that is
- * down is tried again with a growing pause. At start, one sweep walks every memory the read
+ * caught up (embedded in batches) off the request path, one memory at a time, once appends
+ * pause (`quietMs`) or at the latest `maxDelayMs` after the first one waiting, so a burst of
+ * appends is not slowed by embedding work in between and is embedded in large batches; a
+ * provider that is down is tried again with a growing pause. At start, one sweep walks every memory the read
  * models hold (a model change builds its version in every memory), then retires the versions
  * of models no longer configured. Timers are unref'd: they never keep a process alive.
  */
@@ -16,6 +18,10 @@ export interface VectorFollowerOptions {
   readonly memoryKeys: () => number[];
   /** First pause after a failure; doubles up to a minute. @defaultValue 1000 */
   readonly retryMs?: number;
+  /** Appends wait to be embedded until none came for this long... @defaultValue 50 */
+  readonly quietMs?: number;
+  /** ...or until the first of them has waited this long. @defaultValue 1000 */
+  readonly maxDelayMs?: number;
 }
 
 /** Catches memories up in the background. */
@@ -27,6 +33,11 @@ export class VectorFollower {
   private stopped = false;
   /** A sweep asked for old versions to be retired once every memory is caught up. */
   private retire = false;
+  /** When the last and the first waiting schedule came (epoch ms; 0: none waiting). */
+  private lastAt = 0;
+  private firstAt = 0;
+  /** Someone waits for the follower to be idle: embed without waiting for a pause. */
+  private hurry = false;
   private readonly abort = new AbortController();
 
   constructor(
@@ -38,7 +49,9 @@ export class VectorFollower {
   schedule(mem: number): void {
     if (this.stopped || mem <= 0) return;
     this.due.add(mem);
-    if (!this.running && !this.timer) this.wake(0);
+    this.lastAt = Date.now();
+    if (this.firstAt === 0) this.firstAt = this.lastAt;
+    if (!this.running && !this.timer) this.wake(this.options.quietMs ?? 50);
   }
 
   /** Schedules every memory the read models hold, then retires versions no longer needed. */
@@ -48,10 +61,15 @@ export class VectorFollower {
     if (!this.running && !this.timer) this.wake(0);
   }
 
-  /** Resolves once nothing is due or running (tests, shutdown). */
+  /** Resolves once nothing is due or running (tests, shutdown); embeds at once what waits. */
   async idle(): Promise<void> {
+    this.hurry = true;
     while (this.running || (this.due.size > 0 && !this.stopped && this.failures === 0)) {
-      await (this.running ?? new Promise((resolve) => setImmediate(resolve)));
+      if (!this.running && this.timer) {
+        clearTimeout(this.timer);
+        this.wake(0);
+      }
+      await (this.running ?? new Promise((resolve) => setTimeout(resolve, 1)));
     }
   }
 
@@ -73,7 +91,22 @@ export class VectorFollower {
     this.timer.unref();
   }
 
+  /** Milliseconds to wait before embedding: 0 once appends paused or waited long enough. */
+  private waitLeft(): number {
+    if (this.firstAt === 0 || this.hurry) return 0;
+    const now = Date.now();
+    const quiet = (this.options.quietMs ?? 50) - (now - this.lastAt);
+    const overdue = (this.options.maxDelayMs ?? 1000) - (now - this.firstAt);
+    return Math.max(0, Math.min(quiet, overdue));
+  }
+
   private async drain(): Promise<void> {
+    const wait = this.waitLeft();
+    if (wait > 0) {
+      this.wake(wait);
+      return;
+    }
+    this.firstAt = 0;
     while (!this.stopped && this.due.size > 0) {
       const mem = this.due.values().next().value!;
       try {
@@ -93,6 +126,7 @@ export class VectorFollower {
         return;
       }
     }
+    this.hurry = false;
     if (this.retire && !this.stopped) this.retireOldVersions();
   }
 

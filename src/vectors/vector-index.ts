@@ -26,7 +26,13 @@ import {
   type Quantization,
   type VectorVersion,
 } from './vector-layout.js';
-import { prepareProgressTable, type ProgressTable } from './vector-progress.js';
+import { VectorMemories } from './vector-memories.js';
+import {
+  prepareProgressTable,
+  versionProgress,
+  type ProgressTable,
+  type VersionProgress,
+} from './vector-progress.js';
 import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
 import { forgetVectors, resetVectors, syncWindows } from './vector-sync.js';
 import { prepareVectorTable, type VectorTable } from './vector-table.js';
@@ -45,7 +51,16 @@ export interface VectorIndexOptions {
   readonly maxChars?: number | undefined;
   /** Quantized KNN candidates per wanted hit, re-scored with the floats. @defaultValue 4 */
   readonly oversample?: number | undefined;
+  /**
+   * Bytes of the file the connection maps into memory (`PRAGMA mmap_size`; 0: none). A KNN reads
+   * every vector of a memory: through SQLite's page cache that is a copy of each page per query,
+   * mapped it is a read of memory the OS already caches. @defaultValue 2 GiB (SQLite's maximum)
+   */
+  readonly mmapBytes?: number | undefined;
 }
+
+/** SQLite's default upper bound of `mmap_size` (SQLITE_MAX_MMAP_SIZE). */
+const MAX_MMAP = 0x7fff0000;
 
 /** What the vector index reads the log's content with (the read models' own loader). */
 export interface VectorSource {
@@ -75,20 +90,11 @@ export interface VectorLag {
   readonly ready: boolean;
 }
 
-/** One version's progress over every memory it has touched. */
-export interface VersionProgress extends VectorVersion {
-  readonly current: boolean;
-  readonly memories: number;
-  readonly readyMemories: number;
-  /** Content items not embedded yet, summed over the memories. */
-  readonly behind: number;
-}
-
 /** The vector index of one read-model file. */
 export class VectorIndex {
-  private readonly mems = new Map<number, number>();
   private readonly running = new Map<number, Promise<unknown>>();
   private readonly context: VectorContext;
+  private readonly memories: VectorMemories;
   private readonly batchSize: number;
   private readonly maxChars: number;
 
@@ -103,12 +109,13 @@ export class VectorIndex {
   ) {
     this.batchSize = options.batchSize ?? 256;
     this.maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+    this.memories = new VectorMemories(source.db, windows);
     this.context = {
       db: source.db,
       windows,
       progress: progressTable,
       tables: this.tables,
-      vmemOf: (mem, create) => this.vmemOf(mem, create),
+      vmemOf: (mem, create) => this.memories.vmemOf(mem, create),
       events: (mem, memoryId, seqs) => source.events(mem, memoryId, seqs),
       scrub: () => source.scrub(),
     };
@@ -126,6 +133,9 @@ export class VectorIndex {
     }
     const { db } = source;
     sqliteVec.load(db);
+    const mmap = options.mmapBytes ?? MAX_MMAP;
+    if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
+      db.pragma(`mmap_size = ${Math.floor(mmap)}`);
     const versionOf = (embedder: Embedder) =>
       vectorVersion(embedder.model, embedder.dimensions, quantization);
     const current = versionOf(options.embedder);
@@ -220,7 +230,7 @@ export class VectorIndex {
 
   /** The version that serves a memory now, or undefined (lexical) while none can. */
   serving(mem: number): Serving | undefined {
-    const vmem = this.vmemOf(mem, false);
+    const vmem = this.memories.vmemOf(mem, false);
     const ready = (table: VectorTable) =>
       vmem !== undefined && this.progressTable.get(table.version.key, vmem).ready;
     if (this.windows.checkpoint(mem).seq < 0 || ready(this.current))
@@ -232,7 +242,7 @@ export class VectorIndex {
 
   /** How far `table` (the current version by default) stands in a memory, as of `asOfSeq`. */
   lag(mem: number, asOfSeq: number, table: VectorTable = this.current): VectorLag {
-    const vmem = this.vmemOf(mem, false);
+    const vmem = this.memories.vmemOf(mem, false);
     const progress =
       vmem === undefined ? undefined : this.progressTable.get(table.version.key, vmem);
     const through = progress?.seq ?? -1;
@@ -250,7 +260,7 @@ export class VectorIndex {
     query: Float32Array,
     options: VectorSearchOptions,
   ): VectorHit[] {
-    const vmem = this.vmemOf(mem, false);
+    const vmem = this.memories.vmemOf(mem, false);
     if (vmem === undefined) return [];
     const through = this.progressTable.get(table.version.key, vmem).seq;
     return searchVectors({ table, windows: this.windows, mem, vmem, through }, query, {
@@ -261,26 +271,9 @@ export class VectorIndex {
 
   /** Every version's progress over the memories (for logs and `/metrics`). */
   progress(): VersionProgress[] {
-    return this.context.tables.map((table) => {
-      const rows = this.progressTable.all(table.version.key);
-      let behind = 0;
-      for (const { memoryId, progress } of rows) {
-        const mem = this.memOfId(memoryId);
-        if (mem !== undefined)
-          behind += this.windows.contentBetween(
-            mem,
-            progress.seq,
-            this.windows.checkpoint(mem).seq,
-          );
-      }
-      return {
-        ...table.version,
-        current: table === this.current,
-        memories: rows.length,
-        readyMemories: rows.filter((row) => row.progress.ready).length,
-        behind,
-      };
-    });
+    return this.tables.map((table) =>
+      versionProgress(table.version, table === this.current, this.progressTable, this.windows),
+    );
   }
 
   /**
@@ -297,33 +290,6 @@ export class VectorIndex {
     for (const table of dropped) dropVectorVersion(this.source.db, table.version.key);
     this.tables.splice(0, this.tables.length, ...this.tables.filter((t) => !dropped.includes(t)));
     return dropped.map((table) => table.version.key);
-  }
-
-  private vmemOf(mem: number, create: boolean): number | undefined {
-    const known = this.mems.get(mem);
-    if (known !== undefined) return known;
-    const memoryId = this.windows.memoryIdOf(mem);
-    if (memoryId === undefined) return undefined;
-    const db = this.source.db;
-    const find = () =>
-      db
-        .prepare<[string], number>('SELECT vmem FROM vec_memories WHERE memory_id = ?')
-        .pluck()
-        .get(memoryId);
-    let vmem = find();
-    if (vmem === undefined && create) {
-      db.prepare('INSERT OR IGNORE INTO vec_memories (memory_id) VALUES (?)').run(memoryId);
-      vmem = find();
-    }
-    if (vmem !== undefined) this.mems.set(mem, vmem);
-    return vmem;
-  }
-
-  private memOfId(memoryId: string): number | undefined {
-    return this.source.db
-      .prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?')
-      .pluck()
-      .get(memoryId);
   }
 }
 

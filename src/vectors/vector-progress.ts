@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import type { ItemWindows } from './item-windows.js';
+import type { VectorVersion } from './vector-layout.js';
 
 /** A version's progress in one memory (vector-layout.ts, `vec_progress`). */
 export interface Progress {
@@ -60,4 +62,39 @@ export function prepareProgressTable(db: Database.Database): ProgressTable {
     all: (key) =>
       all.all(key).map((row) => ({ vmem: row.vmem, memoryId: row.memory_id, progress: of(row) })),
   };
+}
+
+/** One version's progress over every memory it has touched. */
+export interface VersionProgress extends VectorVersion {
+  readonly current: boolean;
+  readonly memories: number;
+  readonly readyMemories: number;
+  /** Content items not embedded yet, summed over the memories. */
+  readonly behind: number;
+}
+
+/**
+ * The progress of `version` over every memory the read models hold (for logs and `/metrics`):
+ * a memory it has not touched yet counts as not ready, all its content behind.
+ */
+export function versionProgress(
+  version: VectorVersion,
+  current: boolean,
+  progress: ProgressTable,
+  windows: ItemWindows,
+): VersionProgress {
+  const touched = new Map(progress.all(version.key).map((row) => [row.memoryId, row.progress]));
+  let behind = 0;
+  let memories = 0;
+  let readyMemories = 0;
+  for (const mem of windows.memoryKeys()) {
+    const memoryId = windows.memoryIdOf(mem);
+    const p = (memoryId === undefined ? undefined : touched.get(memoryId)) ?? NO_PROGRESS;
+    const head = windows.checkpoint(mem).seq;
+    if (head < 0) continue;
+    memories++;
+    if (p.ready) readyMemories++;
+    behind += windows.contentBetween(mem, p.seq, head);
+  }
+  return { ...version, current, memories, readyMemories, behind };
 }

@@ -78,13 +78,14 @@ describe('a model change', () => {
       behind: 3,
       reason: 'the vectors of hash-b are still being built for this memory',
     });
+    // Every memory counts: a (3 items to go) and b (5, not touched yet).
     expect(ledger.vectors!.progress()).toEqual([
       expect.objectContaining({
         model: 'hash-b',
         current: true,
-        memories: 1,
+        memories: 2,
         readyMemories: 0,
-        behind: 3,
+        behind: 8,
       }),
       expect.objectContaining({
         model: 'hash-a',
