@@ -34,6 +34,13 @@ export {
   type LeafInput,
 } from './leaf.js';
 export {
+  parseConsistencyProof,
+  parseInclusionProof,
+  verifyCheckpointConsistency,
+  verifyLeafInclusion,
+  type LeafInclusionProof,
+} from './proof-json.js';
+export {
   consistencySteps,
   inclusionRootSteps,
   inclusionSteps,

@@ -184,7 +184,8 @@ describe('the verifier against RFC 6962/9162 vectors', () => {
   describe.each(CONSISTENCY)('consistency from %i to %i', (first, second, pathHex) => {
     const path = pathHex.map(hex);
     const [root1, root2] = [ROOTS[first - 1]!, ROOTS[second - 1]!];
-    const check = (p: ConsistencyProof, a = root1, b = root2) => verifyConsistency(p, a, b);
+    const check = (p: ConsistencyProof, a: Uint8Array = root1, b: Uint8Array = root2) =>
+      verifyConsistency(p, a, b);
     const proof = (changes: Partial<ConsistencyProof> = {}): ConsistencyProof => ({
       from: first,
       to: second,
