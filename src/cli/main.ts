@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
 import { registerAuditCommand } from './commands/audit.command.js';
+import { registerCheckpointCommand } from './commands/checkpoint.command.js';
 import { registerEraseCommand } from './commands/erase.command.js';
 import { registerExportCommand } from './commands/export.command.js';
 import { registerImportCommand } from './commands/import.command.js';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerMcpCommand(program);
   registerKeygenCommand(program);
   registerWitnessCommand(program);
+  registerCheckpointCommand(program);
   return program;
 }
 
