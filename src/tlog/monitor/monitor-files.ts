@@ -5,12 +5,14 @@
 import {
   closeSync,
   fsyncSync,
+  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
+import { dirname } from 'node:path';
 import { MemoryError } from '../../core/index.js';
 
 /** The saved note, or undefined when there is none yet. `TLOG_STATE_INVALID` when unreadable. */
@@ -30,8 +32,9 @@ export function readSavedNote(path: string): string | undefined {
   }
 }
 
-/** Writes `text` to `path` through a synced temporary file renamed into place. */
+/** Writes `text` to `path` (its folder made if need be) through a synced temporary file renamed into place. */
 export function writeFileAtomically(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w', 0o644);
   try {
