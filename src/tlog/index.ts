@@ -12,7 +12,7 @@ export {
 } from './checkpoint-signing.js';
 export { InMemoryTree } from './in-memory-tree.js';
 export { runMonitor, type MonitorOptions, type MonitorReport } from './monitor/monitor.js';
-export { loadKeyFile, writeKeyFile } from './key-file.js';
+export { loadKeyFile, logKeyFromEnv, writeKeyFile } from './key-file.js';
 export {
   generateSigner,
   parsePrivateKeyLine,

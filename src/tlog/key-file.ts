@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, writeSync, constants } from 'node:fs';
 import { MemoryError } from '../core/index.js';
-import type { SignatureType } from '../verify/index.js';
+import { SIGNATURE_TYPE, type SignatureType } from '../verify/index.js';
 import { parsePrivateKeyLine, type NoteSigner } from './note-signer.js';
 
 /** The largest key file read: a key line is about 100 bytes. */
@@ -112,4 +112,16 @@ function malformedFile(path: string, why: string, cause?: unknown): MemoryError 
       ...(cause === undefined ? {} : { cause }),
     },
   );
+}
+
+/**
+ * The log's signing key named by `MEMLEDGER_LOG_KEY` (a key file path), or undefined when it is
+ * not set: the app then builds the tree and serves unsigned roots and proofs, and says so. A
+ * set but bad file throws as {@link loadKeyFile} does: a server must not start unsigned by
+ * mistake.
+ */
+export function logKeyFromEnv(env: NodeJS.ProcessEnv = process.env): NoteSigner | undefined {
+  const path = env.MEMLEDGER_LOG_KEY?.trim();
+  if (path === undefined || path === '') return undefined;
+  return loadKeyFile(path, SIGNATURE_TYPE.ed25519);
 }

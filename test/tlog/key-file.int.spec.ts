@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMemoryError } from '../../src/core/index.js';
-import { loadKeyFile, writeKeyFile } from '../../src/tlog/key-file.js';
+import { loadKeyFile, logKeyFromEnv, writeKeyFile } from '../../src/tlog/key-file.js';
 import { generateSigner } from '../../src/tlog/note-signer.js';
 import { SIGNATURE_TYPE } from '../../src/verify/index.js';
 
@@ -82,5 +82,17 @@ describe('key files', () => {
     const path = join(dir, 'bad.key');
     writeFileSync(path, text, { mode: 0o600 });
     expect(codeOf(() => loadKeyFile(path, SIGNATURE_TYPE.ed25519))).toBe('LOG_KEY_MALFORMED');
+  });
+
+  it('reads MEMLEDGER_LOG_KEY: none when unset, the key when set, an error when the file is bad', () => {
+    expect(logKeyFromEnv({})).toBeUndefined();
+    expect(logKeyFromEnv({ MEMLEDGER_LOG_KEY: ' ' })).toBeUndefined();
+    const signer = generateSigner('log.example');
+    const path = join(dir, 'log.key');
+    writeKeyFile(path, signer);
+    expect(logKeyFromEnv({ MEMLEDGER_LOG_KEY: path })?.vkey).toBe(signer.vkey);
+    expect(codeOf(() => logKeyFromEnv({ MEMLEDGER_LOG_KEY: join(dir, 'gone.key') }))).toBe(
+      'LOG_KEY_MISSING',
+    );
   });
 });
