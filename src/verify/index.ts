@@ -30,6 +30,7 @@ export {
   leafBody,
   leafBytes,
   leafText,
+  parseLeaf,
   type LeafEventType,
   type LeafInput,
 } from './leaf.js';

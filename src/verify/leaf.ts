@@ -4,7 +4,7 @@
  * `{"memory", "seq", "id", "type", "version", "body"}`, where `body` is the event's stored
  * fields as the store keeps them, without `seq`, `id` and `kind` (sealed content stays sealed).
  */
-import { utf8 } from './bytes.js';
+import { equalBytes, fromUtf8, utf8 } from './bytes.js';
 import { canonicalJson } from './canonical-json.js';
 import { leafHash } from './hashing.js';
 import { VerifyError } from './verify-error.js';
@@ -86,4 +86,38 @@ export function eventLeafHash(input: LeafInput): Promise<Uint8Array> {
 
 function invalid(field: string, why: string): never {
   throw new VerifyError('LEAF_INVALID', `Leaf field ${field}: ${why}.`, { field });
+}
+
+/**
+ * Reads leaf bytes back into what they bind, refusing (`LEAF_INVALID`) bytes that are not a v1
+ * leaf in its one canonical encoding: another header, JSON that does not parse or has other
+ * members, or any other spelling of the same value (re-encoding must give the same bytes).
+ */
+export function parseLeaf(bytes: Uint8Array): LeafInput {
+  const text = fromUtf8(bytes, 'The leaf');
+  if (!text.startsWith(LEAF_V1_HEADER)) {
+    throw new VerifyError(
+      'LEAF_INVALID',
+      'The leaf does not start with the line memledger/leaf/v1.',
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(LEAF_V1_HEADER.length));
+  } catch {
+    throw new VerifyError('LEAF_INVALID', 'The leaf is not memledger/leaf/v1 followed by JSON.');
+  }
+  const members =
+    typeof value === 'object' && value !== null ? Object.keys(value).sort().join(',') : '';
+  if (members !== 'body,id,memory,seq,type,version') {
+    throw new VerifyError(
+      'LEAF_INVALID',
+      `The leaf's JSON has members ${members || 'none'}, not body, id, memory, seq, type and version.`,
+    );
+  }
+  const input = value as LeafInput;
+  if (!equalBytes(leafBytes(input), bytes)) {
+    throw new VerifyError('LEAF_INVALID', 'The leaf is not in its canonical encoding (RFC 8785).');
+  }
+  return input;
 }

@@ -6,7 +6,7 @@
 import { equalBytes, fromBase64, hashFromBase64, toBase64 } from './bytes.js';
 import type { Checkpoint } from './checkpoint.js';
 import { leafHash } from './hashing.js';
-import { leafBytes, type LeafInput } from './leaf.js';
+import { leafBytes, parseLeaf, type LeafInput } from './leaf.js';
 import { verifyConsistency, verifyInclusion, type ConsistencyProof } from './proofs.js';
 import { VerifyError } from './verify-error.js';
 
@@ -47,15 +47,16 @@ export function parseConsistencyProof(json: unknown): ConsistencyProof {
 
 /**
  * Checks that `proof` proves its leaf in the tree of a (verified) `checkpoint`: the proof is for
- * the checkpoint's size, its leaf hash is the hash of its leaf bytes, and the path leads to the
- * checkpoint's root. With `expected`, also that the leaf bytes are that event's v1 leaf at
- * `proof.seq`. Throws `INCLUSION_PROOF_INVALID` or `CHECKPOINT_MISMATCH` saying which.
+ * the checkpoint's size, its leaf hash is the hash of its leaf bytes, the leaf is a canonical v1
+ * leaf of the event at `proof.seq`, and the path leads to the checkpoint's root. With
+ * `expected`, also that the leaf is exactly that event's. Returns what the leaf binds. Throws
+ * `INCLUSION_PROOF_INVALID`, `LEAF_INVALID` or `CHECKPOINT_MISMATCH` saying which.
  */
 export async function verifyLeafInclusion(
   proof: LeafInclusionProof,
   checkpoint: Checkpoint,
   expected?: LeafInput,
-): Promise<void> {
+): Promise<LeafInput> {
   if (proof.treeSize !== checkpoint.size) {
     throw new VerifyError(
       'CHECKPOINT_MISMATCH',
@@ -71,6 +72,14 @@ export async function verifyLeafInclusion(
       { seq: proof.seq },
     );
   }
+  const leaf = parseLeaf(proof.leaf);
+  if (leaf.seq !== proof.seq) {
+    throw new VerifyError(
+      'INCLUSION_PROOF_INVALID',
+      `The proof is for seq ${proof.seq} but its leaf is the event at seq ${leaf.seq}.`,
+      { seq: proof.seq, leafSeq: leaf.seq },
+    );
+  }
   if (expected !== undefined) {
     if (expected.seq !== proof.seq || !equalBytes(leafBytes(expected), proof.leaf)) {
       throw new VerifyError(
@@ -84,6 +93,7 @@ export async function verifyLeafInclusion(
     { index: proof.seq, size: checkpoint.size, leafHash: hash, path: proof.path },
     checkpoint.root,
   );
+  return leaf;
 }
 
 /**

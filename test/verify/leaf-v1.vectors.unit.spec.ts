@@ -25,7 +25,7 @@ import {
   type Checkpoint,
   type LeafInput,
 } from '../../src/verify/index.js';
-import { refRoot } from './reference-merkle.js';
+import { refPath, refRoot } from './reference-merkle.js';
 
 interface Vectors {
   leaves: { input: LeafInput; leafText: string; leafBytes: string; leafHash: string }[];
@@ -172,6 +172,23 @@ describe('memledger/leaf/v1 vectors', () => {
     const lyingHash = { ...proof, leafHash: Buffer.from(vectors.leaves[3]!.leafHash, 'base64') };
     await expect(verifyLeafInclusion(lyingHash, checkpoint)).rejects.toThrow(
       'leafHash is not the hash of its leaf',
+    );
+  });
+
+  it('refuses a leaf that sits at another index than the seq it binds', async () => {
+    const texts = vectors.leaves.map((l) => l.leafText);
+    [texts[2], texts[3]] = [texts[3]!, texts[2]!]; // a log with two events swapped
+    const hashes = texts.map((text) => nodeLeafHash(Buffer.from(text, 'utf8')));
+    const checkpoint: Checkpoint = { origin: 'x', size: 8, root: refRoot(hashes), extensions: [] };
+    const proof = {
+      seq: 2,
+      treeSize: 8,
+      leaf: Buffer.from(texts[2], 'utf8'),
+      leafHash: hashes[2]!,
+      path: refPath(2, hashes),
+    };
+    await expect(verifyLeafInclusion(proof, checkpoint)).rejects.toThrow(
+      'The proof is for seq 2 but its leaf is the event at seq 3.',
     );
   });
 });

@@ -7,6 +7,7 @@ import {
   leafBody,
   leafBytes,
   leafText,
+  parseLeaf,
   type LeafInput,
 } from '../../src/verify/index.js';
 
@@ -86,5 +87,28 @@ describe('memledger/leaf/v1', () => {
     const [code, where] = codeAndField(() => leafText({ ...input, ...change } as LeafInput));
     expect(code).toBe('LEAF_INVALID');
     expect(where).toBe(field);
+  });
+});
+
+describe('reading a leaf back', () => {
+  it('gives back what the leaf binds', () => {
+    expect(parseLeaf(leafBytes(input))).toEqual(input);
+  });
+
+  it.each([
+    ['another header', (t: string) => t.replace('memledger/leaf/v1', 'memledger/leaf/v2')],
+    ['JSON that does not parse', (t: string) => `${t}}`],
+    ['a member too many', (t: string) => t.replace('"version":2}', '"version":2,"x":1}')],
+    [
+      'members out of order',
+      (t: string) => t.replace('"seq":4,"type":"Message"', '"type":"Message","seq":4'),
+    ],
+    ['a space', (t: string) => t.replace('"seq":4', '"seq": 4')],
+    ['an escaped character JCS writes raw', (t: string) => t.replace('"hi"', '"h\\u0069"')],
+  ])('refuses %s', (_what, change) => {
+    const bytes = new TextEncoder().encode(change(leafText(input)));
+    expect(() => parseLeaf(bytes)).toThrow(
+      expect.objectContaining({ code: 'LEAF_INVALID' }) as Error,
+    );
   });
 });
