@@ -4,13 +4,12 @@
  * a local file of their own (any other store: fed by catch-up from the log, events copied into
  * `rm_payloads`). Process memory holds no per-event structure; only small per-memory keys.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js';
+import type Database from 'better-sqlite3';
+import { type ContentEvent, type Sequenced } from '../core/index.js';
+import { openSqliteFile } from '../db/sqlite-file.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
-import { walHoldsFrames, WalScrubber } from '../db/wal-scrub.js';
+import type { WalScrubber } from '../db/wal-scrub.js';
 import { seqsOnLog, seqsOnReadModels, type SeqsOf } from './item-seqs.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
@@ -105,23 +104,15 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
 
 /** Read models in a file of their own (`:memory:` for a private in-memory database). */
 export function openReadModelFile(path: string): ReadModelDb {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  let db: Database.Database;
+  // Derived data: a lost last commit is re-applied from the log by the next catch-up. A crash
+  // between an applied Erasure and its scrub is scrubbed on open (src/db/sqlite-file.ts).
+  const file = openSqliteFile({ path, role: 'read-model file', synchronous: 'NORMAL' });
+  const { db, wal } = file;
   try {
-    db = new Database(path);
-    db.pragma('journal_mode = WAL');
-    // Derived data: a lost last commit is re-applied from the log by the next catch-up.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    // Freed pages are zeroed: an erased item's words must not linger in free space.
-    db.pragma('secure_delete = ON');
-    ensureReadModelSchema(db, true);
-  } catch (cause) {
-    throw new MemoryError(
-      'STORE_FAILED',
-      `Read-model file ${path} cannot be opened: ${(cause as Error).message}`,
-      { cause },
-    );
+    file.run('open', () => ensureReadModelSchema(db, true));
+  } catch (error) {
+    file.close();
+    throw error;
   }
   const payloads = db.prepare<[number, string], { seq: number; type: string; payload: string }>(
     `SELECT seq, type, payload FROM rm_payloads
@@ -135,23 +126,11 @@ export function openReadModelFile(path: string): ReadModelDb {
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   };
-  const wal = new WalScrubber(db, path);
   const models = readModelsOn(db, path, wal, true, () => ({
     load,
     seqsOf: seqsOnReadModels(db),
   }));
-  // A crash may have come between an applied Erasure and its scrub: scrub before serving.
-  if (walHoldsFrames(path)) wal.request();
-  return {
-    ...models,
-    embedded: false,
-    path,
-    wal,
-    close: () => {
-      wal.stop();
-      db.close();
-    },
-  };
+  return { ...models, embedded: false, path, wal, close: () => file.close() };
 }
 
 function readModelsOn(

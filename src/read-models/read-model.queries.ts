@@ -16,7 +16,7 @@ import {
   type Sequenced,
 } from '../core/index.js';
 import type { SeqsOf } from './item-seqs.js';
-import { KIND_CODE } from './read-model.schema.js';
+import { KIND_CODES } from '../db/encodings.js';
 import {
   fillStatePage,
   MAX_PAGE,
@@ -148,8 +148,8 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
     statePage(mem: number, n: number, page: ResolvedPage): StatePage {
       const visible = (kind: number) =>
         sql.visible.all(mem, kind, n, n, page.limit + 1, page.offset);
-      const messageSeqs = visible(KIND_CODE.message);
-      const documentSeqs = visible(KIND_CODE.document);
+      const messageSeqs = visible(KIND_CODES.message);
+      const documentSeqs = visible(KIND_CODES.document);
       const deletedRows = sql.deleted.all(mem, n, page.limit + 1, page.offset);
       const erasureSeq = new Map<string, number>();
       for (const [id, , erased] of deletedRows)

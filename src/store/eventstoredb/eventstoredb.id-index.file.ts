@@ -17,7 +17,8 @@
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
 import { DelayedCommit } from '../../db/delayed-commit.js';
-import { openIdIndexDatabase } from './eventstoredb.id-index.schema.js';
+import { translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
+import { ID_INDEX_ROLE, openIdIndexFile } from './eventstoredb.id-index.schema.js';
 import { prepare, type Statements } from './eventstoredb.id-index.statements.js';
 
 /** What holds rows for the file to write later: a memory's index with a tail. */
@@ -27,6 +28,7 @@ export interface TailHolder {
 
 /** The id index file of one store: one SQLite connection, shared by all its memories. */
 export class IdIndexFile {
+  private readonly file: SqliteFile;
   private readonly db: Database.Database;
   /** The prepared statements, for the {@link IdIndex} of each memory. */
   readonly sql: Statements;
@@ -55,7 +57,8 @@ export class IdIndexFile {
     readonly path: string,
     private readonly commitDelayMs = DEFAULT_COMMIT_DELAY_MS,
   ) {
-    this.db = openIdIndexDatabase(path);
+    this.file = openIdIndexFile(path);
+    this.db = this.file.db;
     this.sql = prepare(this.db);
     this.transaction = this.db.transaction((work: () => unknown) => work());
     this.shared = path !== ':memory:' && path !== '';
@@ -76,14 +79,7 @@ export class IdIndexFile {
       return (mode === 'write' ? this.transaction.immediate(work) : this.transaction(work)) as T;
     } catch (error) {
       this.delayed?.afterError();
-      if (error instanceof MemoryError) throw error;
-      const code = (error as { code?: unknown }).code;
-      const busy = code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-      throw new MemoryError(
-        busy ? 'STORE_UNAVAILABLE' : 'STORE_FAILED',
-        `EventStoreDB id index ${this.path} failed to ${what}: ${(error as Error).message}`,
-        { details: { path: this.path, operation: what }, cause: error },
-      );
+      throw translateSqliteError(error, { what, role: ID_INDEX_ROLE, path: this.path });
     }
   }
 
@@ -163,7 +159,7 @@ export class IdIndexFile {
   close(): void {
     if (!this.db.open) return;
     this.writeTails();
-    this.db.close();
+    this.file.close();
   }
 }
 

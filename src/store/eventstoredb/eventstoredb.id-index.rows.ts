@@ -5,8 +5,8 @@
  * and what the index knows meanwhile is the index's business.
  */
 import { MemoryError, type EventKind, type Sequenced } from '../../core/index.js';
-import { idKey } from '../sqlite/sqlite.codec.js';
-import { KIND_CODES } from './eventstoredb.id-index.schema.js';
+import { idKey } from '../../db/encodings.js';
+import { KIND_CODES } from '../../db/encodings.js';
 import { rowBuffer } from '../../db/multi-row-insert.js';
 import type { IdKey, Statements } from './eventstoredb.id-index.statements.js';
 

@@ -12,39 +12,11 @@
  * It is derived data: every row can be rebuilt by reading the streams, so a file of another
  * layout version is dropped and rebuilt, never migrated, and commits use `synchronous=NORMAL`.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import { MemoryError, type EventKind } from '../../core/index.js';
+import type Database from 'better-sqlite3';
+import { openSqliteFile, type SqliteFile } from '../../db/sqlite-file.js';
 
 /** The layout version this code writes; a file holding any other is dropped and rebuilt. */
 export const ID_INDEX_LAYOUT_VERSION = '2';
-
-/** Kinds as `esdb_index_ids.kind` stores them. Part of the layout: never renumber one. */
-export const KIND_CODES = {
-  message: 0,
-  document: 1,
-  recall: 2,
-  deletion: 3,
-  erasure: 4,
-} as const satisfies Record<EventKind, number>;
-
-const KINDS = new Map<number, EventKind>(
-  Object.entries(KIND_CODES).map(([kind, code]) => [code, kind as EventKind]),
-);
-
-/** The kind of a stored code. */
-export function kindOfCode(code: number, where: string): EventKind {
-  const kind = KINDS.get(code);
-  if (kind === undefined) {
-    throw new MemoryError(
-      'STORE_FAILED',
-      `The id index ${where} holds kind code ${code}, which is not one of ${[...KINDS.keys()].join(', ')}.`,
-      { details: { where, code } },
-    );
-  }
-  return kind;
-}
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS esdb_index_meta (
@@ -75,28 +47,30 @@ CREATE TABLE IF NOT EXISTS esdb_index_ids (
 /** Every table of the layout, any version: what a version change drops. */
 const OWNED = ['esdb_index_ids', 'esdb_index_streams', 'esdb_index_meta'];
 
+/** What the file is, in messages. */
+export const ID_INDEX_ROLE = 'EventStoreDB id index';
+
 /**
- * Opens (creating when needed) an id index file: WAL, `synchronous=NORMAL`, a busy timeout for
- * the write lock other processes sharing the file may hold, and the layout of this version.
+ * Opens (creating when needed) an id index file (src/db/sqlite-file.ts) with the layout of this
+ * version; derived data, so `synchronous=NORMAL`: a commit lost with the machine is read again
+ * from the stream.
  */
-export function openIdIndexDatabase(path: string, busyTimeoutMs = 5000): Database.Database {
-  let db: Database.Database | undefined;
+export function openIdIndexFile(path: string, busyTimeoutMs = 5000): SqliteFile {
+  const file = openSqliteFile({
+    path,
+    role: ID_INDEX_ROLE,
+    synchronous: 'NORMAL',
+    busyTimeoutMs,
+    // It holds ids, kinds and seqs, never words: nothing for an erasure to scrub. (A checkpoint
+    // would also look like a commit to the other instances sharing the file.)
+    scrubOnOpen: false,
+  });
   try {
-    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path);
-    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
-    db.pragma('journal_mode = WAL');
-    // Derived data: a commit lost with the machine is read again from the stream.
-    db.pragma('synchronous = NORMAL');
-    ensureLayout(db);
-    return db;
-  } catch (cause) {
-    db?.close();
-    throw new MemoryError(
-      'STORE_FAILED',
-      `EventStoreDB id index file ${path} cannot be opened: ${(cause as Error).message}`,
-      { details: { path }, cause },
-    );
+    file.run('open', () => ensureLayout(file.db));
+    return file;
+  } catch (error) {
+    file.close();
+    throw error;
   }
 }
 

@@ -23,10 +23,10 @@
  * when it needs no transaction for that).
  */
 import type { Sequenced, StoredEntry } from '../../core/index.js';
-import { idKey, idOfKey } from '../sqlite/sqlite.codec.js';
+import { idKey, idOfKey } from '../../db/encodings.js';
 import type { IdIndexFile } from './eventstoredb.id-index.file.js';
 import { rowOf, writeEvents, type Indexed, type Row } from './eventstoredb.id-index.rows.js';
-import { kindOfCode } from './eventstoredb.id-index.schema.js';
+import { kindOfCode } from '../../db/encodings.js';
 import { MAX_ROWS_PER_INSERT } from '../../db/multi-row-insert.js';
 import type { Statements } from './eventstoredb.id-index.statements.js';
 

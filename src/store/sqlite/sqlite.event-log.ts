@@ -3,9 +3,6 @@
  * `BEGIN IMMEDIATE`, which takes the file's write lock first, so several processes can append
  * to one file and each sees the others' events before deciding.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import {
   decideAppend,
   idsNamedBy,
@@ -29,9 +26,8 @@ import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 import { decodeRow, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
-import { translateSqliteError } from './sqlite.errors.js';
 import { CommitGroups } from '../../db/group-commit.js';
-import { WalScrubber } from '../../db/wal-scrub.js';
+import { openSqliteFile, translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
 import { insertLogRows } from './sqlite.log-rows.js';
@@ -58,7 +54,9 @@ export interface SqliteStoreOptions {
 
 /** Opens (creating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
-  const db = openDatabase(options);
+  const file = openDatabase(options);
+  const { db, wal } = file;
+  const site = (what: string) => ({ what, role: ROLE, path: options.path });
   const statements = prepareStatements(db);
   const typeOf = (code: number) => typeOfCode(code, (c) => statements.typeName.get(c));
   const decode = (row: EventRow, where: string) => decodeRow(row, typeOf(row.type), where);
@@ -78,7 +76,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     try {
       return work();
     } catch (error) {
-      throw translateSqliteError(error, what, options.path);
+      throw translateSqliteError(error, site(what));
     }
   };
   const groups = new CommitGroups(db);
@@ -86,11 +84,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const commitInGroup = async <T>(what: string, work: () => T): Promise<T> => {
     const submitted = run(what, () => groups.submit(work));
     return submitted.catch((error: unknown) => {
-      throw translateSqliteError(error, what, options.path);
+      throw translateSqliteError(error, site(what));
     });
   };
   const hooks: AppendHook[] = [];
-  const wal = new WalScrubber(db, options.path);
   const context: SqliteContext = {
     statements,
     typeOf,
@@ -121,8 +118,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
         } finally {
           closed = true;
           changes.close();
-          wal.stop();
-          db.close();
+          file.close();
         }
       }
       return Promise.resolve();
@@ -144,24 +140,22 @@ interface SqliteContext {
   isClosed(): boolean;
 }
 
-function openDatabase(options: SqliteStoreOptions): Database.Database {
+/** What the store's file is, in messages. */
+const ROLE = 'SQLite store';
+
+function openDatabase(options: SqliteStoreOptions): SqliteFile {
+  const file = openSqliteFile({
+    path: options.path,
+    role: ROLE,
+    synchronous: options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+  });
   try {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    const db = new Database(options.path);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
-    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    // Freed pages are zeroed, so text the read models drop on an erasure leaves no trace.
-    db.pragma('secure_delete = ON');
-    try {
-      prepareLayout(db, options.path);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return db;
+    file.run('open', () => prepareLayout(file.db, options.path));
+    return file;
   } catch (error) {
-    throw translateSqliteError(error, 'open', options.path);
+    file.close();
+    throw error;
   }
 }
 

@@ -7,13 +7,13 @@
  */
 import type Database from 'better-sqlite3';
 import { isMemoryError, type MemoryEvent, type Sequenced } from '../../../src/core/index.js';
-import { openIdIndexDatabase } from '../../../src/store/eventstoredb/eventstoredb.id-index.schema.js';
+import { openIdIndexFile } from '../../../src/store/eventstoredb/eventstoredb.id-index.schema.js';
 import { rowOf, writeEvents } from '../../../src/store/eventstoredb/eventstoredb.id-index.rows.js';
 import {
   prepare,
   type Statements,
 } from '../../../src/store/eventstoredb/eventstoredb.id-index.statements.js';
-import { idOfKey } from '../../../src/store/sqlite/sqlite.codec.js';
+import { idOfKey } from '../../../src/db/encodings.js';
 import { deletionOf, doc, message, recallOf } from '../../support/events.js';
 
 let db: Database.Database;
@@ -21,7 +21,7 @@ let sql: Statements;
 let mem: number;
 
 beforeEach(() => {
-  db = openIdIndexDatabase(':memory:');
+  db = openIdIndexFile(':memory:').db;
   sql = prepare(db);
   sql.addMemory.run('memory-default');
   mem = sql.memKey.get('memory-default')!;
