@@ -17,8 +17,8 @@ import type { KeyStore } from '../../keys/index.js';
 import { keyStoreOf } from '../../store/sealed/sealed-store.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
-import { globalOptionsOf, withStore } from '../open.js';
-import { seqText } from '../output.js';
+import { globalOptionsOf, requireEvents, withStore } from '../open.js';
+import { seqText, writeLine } from '../output.js';
 
 interface VerifyOptions {
   readonly all?: boolean;
@@ -68,13 +68,15 @@ still gives its words; --repair-erasures destroys such keys again first), ERASUR
       await withStore(
         command,
         async (store) => {
-          const ids = options.all ? await store.memoryIds() : [globalOptionsOf(command).memory];
+          const { memory } = globalOptionsOf(command);
+          if (!options.all) await requireEvents(store, memory);
+          const ids = options.all ? await store.memoryIds() : [memory];
           let sound = true;
           for (const id of ids) {
             const lines = await verifyLog(store.log(id), keyStoreOf(store), options);
             sound &&= lines.at(-1)!.startsWith('ok');
             for (const line of lines)
-              process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
+              await writeLine(process.stdout, `${options.all ? `${id}: ` : ''}${line}`);
           }
           if (!sound) process.exitCode = VIOLATION_EXIT_CODE;
         },
