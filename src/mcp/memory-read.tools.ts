@@ -13,6 +13,7 @@ import {
   quoted,
   quotedItem,
   quotedItems,
+  recallStatLines,
 } from './quoted-content.render.js';
 import { HistoryInput, SearchInput, StateAtInput } from './tool-inputs.schemas.js';
 import { HistoryOutput, SearchOutput, StateAtOutput } from './tool-outputs.schemas.js';
@@ -93,6 +94,9 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
         );
         const text = [head, quotedItems(items)];
         if (deletions.length > 0) text.push(['Deleted by then:', ...deletions].join('\n'));
+        const stats = recallStatLines(page.recallStats);
+        if (stats.length > 0)
+          text.push(['Recall statistics of the items on this page:', ...stats].join('\n'));
         return toolResult(
           { memoryId: memory.memoryId, ...page, visibleMessages, visibleDocuments },
           text.join('\n\n'),
