@@ -6,6 +6,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isContent } from '../core/index.js';
+import { relativeScores } from '../read-models/index.js';
 import type { MemoryOf } from './memory-write.tools.js';
 import {
   DATA_NOTE,
@@ -48,7 +49,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
           hits.map((hit) => hit.item),
           args.asOfSeq,
         );
-        const returned = hits.map((hit, i) => ({ ...hit, item: items[i]! }));
+        const returned = relativeScores(hits).map((hit, i) => ({ ...hit, item: items[i]! }));
         const asOf = args.asOfSeq === undefined ? 'now' : `as of seq ${args.asOfSeq}`;
         const head =
           `Search (inspection, nothing recorded) of memory ${quoted(memory.memoryId)} ${asOf} ` +
