@@ -70,7 +70,7 @@ describeTour('the README tour', () => {
   beforeAll(async () => {
     buildOnce();
     dir = mkdtempSync(join(tmpdir(), 'memledger-tour-'));
-    const env = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
     delete env.EVENTSTORE_URL;
     url = await npmStart({ ...env, MEMLEDGER_DB: join(dir, 'memledger.db') });
   });
