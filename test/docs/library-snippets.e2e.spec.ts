@@ -1,7 +1,8 @@
 /**
- * The TypeScript examples of docs/library.md, as a user runs them: each block saved as a file in
- * an empty folder that has memledger installed (a link to this package: the built `dist/`
- * through package.json "exports"), run with tsx — twice, because a quick start must still print
+ * The TypeScript examples of docs/library.md and docs/nestjs.md, as a user runs them: each block
+ * saved as a file in an empty folder that has memledger installed (a link to this package: the
+ * built `dist/` through package.json "exports") and, for Nest, the peer dependencies (links to
+ * the same copies memledger uses), run with tsx — twice, because a quick start must still print
  * what it promises when it appends to the memory its first run left.
  */
 import { jest } from '@jest/globals';
@@ -35,7 +36,14 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'memledger-snippets-'));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root, join(dir, 'node_modules', 'memledger'), 'dir');
+  for (const peer of ['@nestjs', 'reflect-metadata', 'rxjs'])
+    symlinkSync(join(root, 'node_modules', peer), join(dir, 'node_modules', peer), 'dir');
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  // What a Nest application's tsconfig says; tsx (esbuild) reads it for the decorators.
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { experimentalDecorators: true, target: 'es2022' } }),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -72,5 +80,29 @@ describe('docs/library.md', () => {
         'true 1\n1\nThe deploy key lives in the vault.\ntrue null\n',
       );
     }
+  });
+});
+
+describe('docs/nestjs.md', () => {
+  const [module, ...others] = codeBlocks('docs/nestjs.md', 'ts');
+  /** Boots the documented module and erases through the command bus, as an application would. */
+  const harness = `
+import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
+import { DeleteContentCommand, RecordMessageCommand } from 'memledger/nest';
+const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
+const bus = app.get(CommandBus);
+const note = await bus.execute(new RecordMessageCommand(undefined, { speaker: 'user', content: 'Forget me.' }));
+const done = await bus.execute(
+  new DeleteContentCommand(undefined, { targets: [note.id], reason: 'asked' }, { erase: true }),
+);
+console.log(done.erasure.kind, done.erasure.targets[0] === note.id);
+await app.close();
+`;
+
+  it('boots the documented module, whose content can be erased', async () => {
+    expect(others).toEqual([]);
+    writeFileSync(join(dir, 'nest.ts'), `import 'reflect-metadata';\n${module!}${harness}`);
+    for (const _run of [1, 2]) expect(await run('nest.ts')).toBe('erasure true\n');
   });
 });
