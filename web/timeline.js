@@ -44,6 +44,7 @@ export function setConnection(state, text) {
 
 export function resetTimeline() {
   clear(timeline);
+  timelineCount.textContent = '';
   timeline.classList.remove('expanded');
   renderToggle();
 }

@@ -142,6 +142,12 @@ describeBrowser('reading the page in Chromium', () => {
         }
         expect(await noSidewaysScroll(page)).toBe(true);
         await page.screenshot({ path: `${SHOTS}/reading-w${width}.png` });
+        // Another memory counts its own events (none yet), not the last one's.
+        await page.fill('#memory-id', 'elsewhere');
+        await page.press('#memory-id', 'Enter');
+        await page.locator('#state-at', { hasText: '(empty)' }).waitFor();
+        await expect(page.locator('#timeline-count').textContent()).resolves.toBe('');
+        await expect(label.textContent()).resolves.toBe('empty memory');
         expect(errors).toEqual([]);
       } finally {
         await page.close();
