@@ -4,7 +4,17 @@
 // An erased item shows the act (who, why, when), never its words.
 import { erasedNote, isErased } from './erasure.js';
 import { knownEvent, session } from './memory-session.js';
-import { clear, clip, describe, errorText, h, kindBadge, plural, timeOf } from './view.js';
+import {
+  clear,
+  clip,
+  describe,
+  errorText,
+  h,
+  kindBadge,
+  plural,
+  requesterOf,
+  timeOf,
+} from './view.js';
 
 const panel = document.getElementById('item-panel');
 const body = document.getElementById('item-body');
@@ -136,7 +146,7 @@ function fieldsOf(event) {
   if (event.kind === 'deletion' || event.kind === 'erasure')
     list.push(
       field('reason', event.reason),
-      field('requested by', event.requestedBy ?? '—'),
+      field('requested by', requesterOf(event)),
       field('targets', idList(event.targets)),
     );
   return list;
@@ -151,7 +161,7 @@ function deletedNote(deletedBy) {
     ' (',
     timeOf(deletedBy.timestamp),
     ')',
-    ` by ${deletedBy.requestedBy ?? 'unknown'}: `,
+    `, requested by ${requesterOf(deletedBy)}: `,
     h('q', {}, deletedBy.reason),
     '. It stays in the log but is no longer visible, searchable or recallable.',
   );

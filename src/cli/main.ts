@@ -16,6 +16,7 @@ import { registerReplayCommand } from './commands/replay.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
 import { registerVerifyCommand } from './commands/verify.command.js';
 import { registerWitnessCommand } from './commands/witness.command.js';
+import { endQuietlyOnClosedOutput, isClosedOutput } from './output.js';
 
 /** Builds the program: global options and one subcommand per file in `commands/`. */
 export function buildProgram(): Command {
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
  * `process.exitCode`: 0 on success, 1 on an error, 2 when `verify` finds a violation.
  */
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyOnClosedOutput();
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
@@ -78,6 +80,8 @@ export async function main(argv: string[]): Promise<void> {
 export function reportError(error: unknown): number {
   // commander has already printed its own message (or the help, for --help and --version).
   if (error instanceof CommanderError) return error.exitCode;
+  // `memledger export | head`: the reader took what it wanted and closed the pipe.
+  if (isClosedOutput(error)) return 0;
   if (isMemoryError(error)) {
     process.stderr.write(`error [${error.code}]: ${error.message}\n`);
     return 1;

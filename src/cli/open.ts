@@ -59,6 +59,30 @@ export interface OpenOptions {
    * @defaultValue false
    */
   readonly mustExist?: boolean;
+  /**
+   * Refuse a memory that holds no events (a mistyped `--memory`), naming the memories that
+   * do: a command that reads one memory has nothing useful to do with an empty one.
+   * @defaultValue false
+   */
+  readonly mustHaveEvents?: boolean;
+}
+
+/**
+ * Throws `VALIDATION_FAILED` naming `--memory` when the memory holds no events, with the
+ * memories that hold some: a memory exists only by its events, so an empty one is most often a
+ * typo.
+ */
+export async function requireEvents(store: MemoryStore, memoryId: string): Promise<void> {
+  if ((await store.log(memoryId).lastSeq()) !== null) return;
+  const known = await store.memoryIds();
+  const listed = known.length === 0 ? 'none' : known.slice(0, 20).join(', ');
+  const more = known.length > 20 ? ` and ${known.length - 20} more` : '';
+  const where = store.description.split(', ')[0];
+  throw new MemoryError(
+    'VALIDATION_FAILED',
+    `Memory ${JSON.stringify(memoryId)} has no events in ${where}; memories with events: ${listed}${more}.`,
+    { issues: [{ path: '--memory', message: 'names no memory that holds events' }] },
+  );
 }
 
 /** Opens the store, runs `work`, and closes the store whatever happens. */
@@ -77,6 +101,7 @@ export async function withStore<T>(
   }
   const store = await openStore(config);
   try {
+    if (options.mustHaveEvents) await requireEvents(store, globalOptionsOf(command).memory);
     return await work(store);
   } finally {
     await store.close();
@@ -112,6 +137,6 @@ export async function withMemory<T>(
         await memledger.close();
       }
     },
-    { mustExist: true },
+    { mustExist: true, mustHaveEvents: true },
   );
 }

@@ -38,6 +38,8 @@ export async function createApp(config: HttpConfig = {}): Promise<NestExpressApp
     new TimedExpressAdapter(resolved),
     { bodyParser: false, logger },
   );
+  // Which framework answers is nobody's business but ours.
+  app.disable('x-powered-by');
   // First, so the request's span and ids cover body parsing and every route.
   app.use(requestTelemetry(new Logger('memledger-http'), app.get(InFlightRequests)));
   app.useBodyParser('json', { limit: resolved.bodyLimit });

@@ -15,6 +15,7 @@ import {
   ReadEventsQuery,
   SearchMemoryQuery,
 } from '../nest.js';
+import { relativeScores } from '../read-models/index.js';
 import { defined } from './defined.js';
 import { EventIdFromPath, MemoryIdFromPath } from './memory-params.js';
 import {
@@ -81,15 +82,21 @@ export class MemoryReadsController {
     upToSeq: 'Search the content visible right after this seq (default: now).',
     limit: 'At most this many hits, 1 to 1000 (default 10).',
   })
-  @ApiJsonResponse(200, 'SearchResults', 'Hits, best first: `{ id, kind, seq, score, item }`.')
+  @ApiJsonResponse(
+    200,
+    'SearchResults',
+    'Hits, best first: `{ id, kind, seq, score, item }`; `score` is the BM25 relevance relative to the best hit (1).',
+  )
   @ApiErrorResponses(400)
-  search(
+  async search(
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(SearchQuery)) query: z.output<typeof SearchQuery>,
   ) {
     const { q, upToSeq, limit } = query;
-    return this.queries.execute(
-      new SearchMemoryQuery(memoryId, q, defined({ asOfSeq: upToSeq, limit })),
+    return relativeScores(
+      await this.queries.execute(
+        new SearchMemoryQuery(memoryId, q, defined({ asOfSeq: upToSeq, limit })),
+      ),
     );
   }
 

@@ -172,7 +172,7 @@ export const SearchResult = z.strictObject({
   id: EventId,
   kind: z.enum(['message', 'document']),
   seq: Seq,
-  score: z.number(),
+  score: z.number().describe('BM25 relevance relative to the best hit of the answer (1).'),
   item: SequencedContent,
 });
 

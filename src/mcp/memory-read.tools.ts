@@ -6,6 +6,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { isContent } from '../core/index.js';
+import { relativeScores } from '../read-models/index.js';
 import type { MemoryOf } from './memory-write.tools.js';
 import {
   DATA_NOTE,
@@ -13,6 +14,7 @@ import {
   quoted,
   quotedItem,
   quotedItems,
+  recallStatLines,
 } from './quoted-content.render.js';
 import { HistoryInput, SearchInput, StateAtInput } from './tool-inputs.schemas.js';
 import { HistoryOutput, SearchOutput, StateAtOutput } from './tool-outputs.schemas.js';
@@ -47,7 +49,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
           hits.map((hit) => hit.item),
           args.asOfSeq,
         );
-        const returned = hits.map((hit, i) => ({ ...hit, item: items[i]! }));
+        const returned = relativeScores(hits).map((hit, i) => ({ ...hit, item: items[i]! }));
         const asOf = args.asOfSeq === undefined ? 'now' : `as of seq ${args.asOfSeq}`;
         const head =
           `Search (inspection, nothing recorded) of memory ${quoted(memory.memoryId)} ${asOf} ` +
@@ -93,6 +95,9 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
         );
         const text = [head, quotedItems(items)];
         if (deletions.length > 0) text.push(['Deleted by then:', ...deletions].join('\n'));
+        const stats = recallStatLines(page.recallStats);
+        if (stats.length > 0)
+          text.push(['Recall statistics of the items on this page:', ...stats].join('\n'));
         return toolResult(
           { memoryId: memory.memoryId, ...page, visibleMessages, visibleDocuments },
           text.join('\n\n'),

@@ -126,7 +126,7 @@ export const SearchOutput = z.object({
       id: z.string(),
       kind: z.enum(['message', 'document']),
       seq: z.number().int(),
-      score: z.number(),
+      score: z.number().describe('BM25 relevance relative to the best hit (1).'),
       item: ReturnedOutput,
     }),
   ),

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { isErased, type Sequenced } from '../../core/index.js';
 import type { ItemHistory } from '../../memory/index.js';
 import { withMemory } from '../open.js';
-import { preview, printLines } from '../output.js';
+import { ERASED_TEXT, preview, printLines, requesterOf } from '../output.js';
 
 interface AuditOptions {
   readonly json?: boolean;
@@ -42,18 +42,18 @@ export function* historyLines(history: ItemHistory): Generator<string> {
   if (deletedBy === null) {
     yield `  deleted: no`;
   } else {
-    yield `  deleted: seq ${deletedBy.seq}, ${deletedBy.timestamp}, requested by ${deletedBy.requestedBy ?? 'unknown'}, actor ${deletedBy.actor ?? 'none'} (deletion ${deletedBy.id})`;
+    yield `  deleted: seq ${deletedBy.seq}, ${deletedBy.timestamp}, requested by ${requesterOf(deletedBy)}, actor ${deletedBy.actor ?? 'none'} (deletion ${deletedBy.id})`;
     yield `    reason: ${deletedBy.reason}`;
   }
   if (erasedBy !== null) {
-    yield `  erased: seq ${erasedBy.seq}, ${erasedBy.timestamp}, requested by ${erasedBy.requestedBy ?? 'unknown'}, actor ${erasedBy.actor ?? 'none'} (erasure ${erasedBy.id})`;
+    yield `  erased: seq ${erasedBy.seq}, ${erasedBy.timestamp}, requested by ${requesterOf(erasedBy)}, actor ${erasedBy.actor ?? 'none'} (erasure ${erasedBy.id})`;
     yield `    reason: ${erasedBy.reason}`;
   }
 }
 
 function describe(event: Sequenced): string {
   const who = `actor ${event.actor ?? 'none'}, source ${event.source}`;
-  if (isErased(event)) return `${event.kind}, ${who}: erased (its words are gone for good)`;
+  if (isErased(event)) return `${event.kind}, ${who}: ${ERASED_TEXT} (its words are gone for good)`;
   switch (event.kind) {
     case 'message':
       return `speaker ${event.speaker}, ${who}: ${JSON.stringify(preview(event.content))}`;

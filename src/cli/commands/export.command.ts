@@ -40,7 +40,7 @@ as its erasure marker (content, name, text null and "erased": true), never its w
             await writeFileAtomically(options.out, (stream) => writeLog(log, stream));
           }
         },
-        { mustExist: true },
+        { mustExist: true, mustHaveEvents: true },
       );
     });
 }
