@@ -108,7 +108,10 @@ describeTour('the README tour', () => {
       recallStats: { [id]: { count: 1, lastRecalledSeq: 1 } },
     });
     // 5. Erase: the Erasure at seq 3; as of seq 1 the message is now its erasure marker.
-    expect(erasure).toMatchObject({ kind: 'erasure', seq: 3, targets: [id] });
+    expect(erasure).toMatchObject({
+      erasure: { kind: 'erasure', seq: 3, targets: [id] },
+      cleanup: { state: 'done' },
+    });
     expect(erasedAtOne).toMatchObject({
       visibleMessages: [{ id, content: null, erased: true }],
     });
