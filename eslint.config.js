@@ -25,6 +25,7 @@ const frameworkAndIo = [
 ];
 // Every folder above src/core and src/db (both sit at the bottom and import none of these).
 const ABOVE_DB = [
+  'tlog',
   'keys',
   'store',
   'read-models',
@@ -129,5 +130,31 @@ export default tseslint.config(
   ),
   // src/mcp sits beside src/http: on memory, core and store; only cli and http import it.
   layer(['src/mcp/**/*.ts'], upperLayers('nest', 'http', 'cli')),
+  // src/verify runs unchanged in browsers: WebCrypto only, no package, no node:*, no other folder.
+  layer(
+    ['src/verify/**/*.ts'],
+    [
+      {
+        regex: '^(?!\\./)',
+        message:
+          'src/verify runs in browsers: it imports only its own files (WebCrypto is global).',
+      },
+    ],
+  ),
+  // src/tlog (tree, signing, witness, monitor) sits on core, db and verify; cli and http use it.
+  layer(
+    ['src/tlog/**/*.ts'],
+    upperLayers(
+      'keys',
+      'store',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
   prettier,
 );

@@ -5,14 +5,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
 import { registerAuditCommand } from './commands/audit.command.js';
+import { registerCheckpointCommand } from './commands/checkpoint.command.js';
 import { registerEraseCommand } from './commands/erase.command.js';
 import { registerExportCommand } from './commands/export.command.js';
 import { registerImportCommand } from './commands/import.command.js';
+import { registerKeygenCommand } from './commands/keygen.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerRebuildCommand } from './commands/rebuild.command.js';
 import { registerReplayCommand } from './commands/replay.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
 import { registerVerifyCommand } from './commands/verify.command.js';
+import { registerWitnessCommand } from './commands/witness.command.js';
 
 /** Builds the program: global options and one subcommand per file in `commands/`. */
 export function buildProgram(): Command {
@@ -49,6 +52,9 @@ export function buildProgram(): Command {
   registerVerifyCommand(program);
   registerRebuildCommand(program);
   registerMcpCommand(program);
+  registerKeygenCommand(program);
+  registerWitnessCommand(program);
+  registerCheckpointCommand(program);
   return program;
 }
 

@@ -43,6 +43,18 @@ export const MEMORY_ERROR_CODES = [
   'KEY_MISSING',
   // a plugged-in retriever that did not answer within `retrieverTimeoutMs`
   'RETRIEVER_TIMEOUT',
+  // the verifiable log: a tree node not stored, a checkpoint that would contradict an earlier
+  // one, the log's signing key file, a witness's or monitor's state file, a server that gave no
+  // checkpoint or proof
+  'TREE_NODE_MISSING',
+  'CHECKPOINT_INCONSISTENT',
+  'LOG_KEY_MISSING',
+  'LOG_KEY_UNREADABLE',
+  'LOG_KEY_INSECURE',
+  'LOG_KEY_MALFORMED',
+  'LOG_KEY_EXISTS',
+  'TLOG_STATE_INVALID',
+  'CHECKPOINT_UNAVAILABLE',
   // infrastructure
   'STORE_UNAVAILABLE',
   'STORE_CLOSED',
