@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoryEvent, Sequenced } from '../core/index.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
+import type { ProjectedEvent } from './projection.port.js';
 
 /** Options of {@link EventLog.append}. */
 export interface AppendOptions {
@@ -48,6 +49,12 @@ export interface EventLog {
   append(events: readonly MemoryEvent[], options?: AppendOptions): Promise<readonly Sequenced[]>;
   /** Reads a range of the log in seq order (or reverse order). */
   read(options?: ReadOptions): AsyncIterable<Sequenced>;
+  /**
+   * Reads a range forwards as projections receive it: each event as reads return it and in the
+   * form the store keeps (its schema version and stored fields, sealed words sealed), which the
+   * verifiable log's leaves bind (src/store/projection.port.ts).
+   */
+  readProjected(options?: Omit<ReadOptions, 'direction'>): AsyncIterable<ProjectedEvent>;
   /** One event by id, deleted content included; `undefined` when the id is not in this memory. */
   get(id: string): Promise<Sequenced | undefined>;
   /** The seq of the last event, `null` for an empty log. */

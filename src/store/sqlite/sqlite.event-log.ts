@@ -22,6 +22,7 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
+import { storedFormOf } from '../codec.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 import { decodeRow, typeOfCode } from './sqlite.codec.js';
@@ -267,6 +268,24 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
         for (const row of rows) yield decode(row);
         remaining -= rows.length;
         cursor = forwards ? rows.at(-1)!.seq + 1 : rows.at(-1)!.seq - 1;
+      }
+    },
+    async *readProjected(options = {}) {
+      const range = resolveReadRange({ ...options, direction: 'forwards' }, run('read', lastSeq));
+      let remaining = range.limit;
+      for (let cursor = range.lo; remaining > 0 && cursor <= range.hi;) {
+        const rows = run('read', () =>
+          sql.readForwards.all(memoryId, cursor, range.hi, Math.min(remaining, 512)),
+        );
+        if (rows.length === 0) return;
+        for (const row of rows) {
+          // Decoded first: a payload that is not an event is EVENT_DECODE_FAILED, named as such.
+          const event = decode(row);
+          const stored = storedFormOf(ctx.typeOf(row.type), row.version, JSON.parse(row.payload));
+          yield { event, stored };
+        }
+        remaining -= rows.length;
+        cursor = rows.at(-1)!.seq + 1;
       }
     },
     async get(id) {
