@@ -28,6 +28,7 @@ const ABOVE_DB = [
   'tlog',
   'keys',
   'store',
+  'projections',
   'read-models',
   'memory',
   'nest',
@@ -110,9 +111,27 @@ export default tseslint.config(
   // src/keys (per-item data keys, the master key) sits on the core; stores seal with it.
   layer(
     ['src/keys/**/*.ts'],
-    upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
+    upperLayers(
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
   ),
-  layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(
+    ['src/store/**/*.ts'],
+    upperLayers('projections', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
+  // src/projections: derived data behind the store's projection port; the facade registers them.
+  layer(
+    ['src/projections/**/*.ts'],
+    upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
   layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),

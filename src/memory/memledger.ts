@@ -14,6 +14,7 @@ import {
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
+import { openProjectionRuntime, type ProjectionRuntime } from '../projections/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
@@ -96,6 +97,12 @@ export interface Memledger {
    * undefined on one that cannot erase.
    */
   readonly erasureCleanup: ErasureCleanup | undefined;
+  /**
+   * The projection runtime (src/store/projection.port.ts): derived data registered here is
+   * applied inside each append's transaction (SQLite) or by catch-up from the log, in the read
+   * models' file.
+   */
+  readonly projections: ProjectionRuntime;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
 }
@@ -112,6 +119,13 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
+  const embedded = store.embedded;
+  const projections = openProjectionRuntime(
+    db.database,
+    db.location,
+    store,
+    embedded && ((hook) => embedded.onAppend(hook)),
+  );
   const cleanup = sealed.cleanup;
   const notice = options.onNotice ?? ((text: string) => console.warn(text));
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
@@ -129,6 +143,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     recallRetries: options.recallRetries ?? 100,
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
+    projections,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
@@ -169,6 +184,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     description: store.description,
     readModels: db.location,
     erasureCleanup: cleanup,
+    projections,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
       return memory(memoryId);

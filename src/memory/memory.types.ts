@@ -9,6 +9,7 @@ import type {
 } from '../core/index.js';
 import type { RecallUse } from '../read-models/index.js';
 import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
+import type { ProjectionRuntime } from '../projections/index.js';
 import type { Retriever } from './retriever.js';
 
 /** Fields every command may carry. */
@@ -82,4 +83,6 @@ export interface MemorySettings {
   readonly retrieverTimeoutMs: number;
   /** The erasures' clean-up, on a store whose content is sealed (the only one that erases). */
   readonly cleanup: ErasureCleanup | undefined;
+  /** Derived data beyond the read models (the verifiable log's tree, vectors): src/projections. */
+  readonly projections: ProjectionRuntime;
 }

@@ -26,6 +26,7 @@ import { indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
 import { listMemoryIds } from './eventstoredb.memory-ids.js';
 import {
   fail,
+  projectResolved,
   readLastSeq,
   readOne,
   readRange,
@@ -227,6 +228,20 @@ function eventStoreDbLog(
         count: Math.min(span, range.limit),
         direction: range.direction,
       });
+    },
+    async *readProjected(options = {}) {
+      const { toSeq } = options;
+      const range = resolveReadRange(
+        { ...options, direction: 'forwards' },
+        toSeq ?? (await readLastSeq(stream)),
+      );
+      const span = range.hi - range.lo + 1;
+      if (span <= 0 || range.limit === 0) return;
+      yield* readRange(
+        stream,
+        { from: range.lo, count: Math.min(span, range.limit), direction: 'forwards' },
+        projectResolved,
+      );
     },
     async get(id) {
       context.ensureOpen();
