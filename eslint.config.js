@@ -137,10 +137,24 @@ export default tseslint.config(
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
   // and their wiring belong to the application (src/http), never to what a library user imports.
+  // It sits on the core only: every layer above may trace (the facade's wrappers are in
+  // src/memory/traced).
   layer(
     ['src/telemetry/**/*.ts'],
     [
-      ...upperLayers('nest', 'mcp', 'http', 'cli'),
+      ...upperLayers(
+        'db',
+        'tlog',
+        'keys',
+        'store',
+        'projections',
+        'read-models',
+        'memory',
+        'nest',
+        'mcp',
+        'http',
+        'cli',
+      ),
       {
         group: ['@opentelemetry/*', '!@opentelemetry/api'],
         message: 'The library depends on @opentelemetry/api only; the SDK is wired in src/http.',

@@ -19,7 +19,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER, MEMORY_STORE } from '../nest.js';
 import type { MemoryStore } from '../store/event-log.port.js';
-import { storeKindOf, untraced } from '../telemetry/index.js';
+import { storeKindOf, untraced } from '../memory/traced/index.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import type { HttpResponse } from './http-types.js';
 import { InFlightRequests } from './in-flight-requests.js';

@@ -1,6 +1,6 @@
 /**
  * `GET /metrics`: every metric of the process in the Prometheus text exposition format, for a
- * Prometheus scrape (README "Operating memledger" lists the names). Not under `/api`, so the API
+ * Prometheus scrape (docs/operations.md lists the names). Not under `/api`, so the API
  * token does not guard it: expose it on an interface only your monitoring reaches.
  */
 import { Controller, Get, Req, Res } from '@nestjs/common';

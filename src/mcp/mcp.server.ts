@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_MEMORY_ID } from '../core/index.js';
 import type { Memledger } from '../memory/index.js';
-import { traceMemledger } from '../telemetry/index.js';
+import { traceMemledger } from '../memory/traced/index.js';
 import { registerReadTools } from './memory-read.tools.js';
 import { registerWriteTools } from './memory-write.tools.js';
 import { traceToolCalls } from './traced-tools.js';

@@ -1,5 +1,5 @@
 /**
- * The projection port (DESIGN.md "Derived data: one projection port"): everything computed from
+ * The projection port (docs/architecture.md, "Derived data"): everything computed from
  * events — visible state, totals, recall uses, the item index, search, the verifiable log's
  * tree, vectors — is a projection. A projection declares its tables and layout version and is
  * given events to apply inside a transaction it does not own:
