@@ -46,6 +46,8 @@ import type {
   EventLookup,
   ItemHistory,
   MemorySettings,
+  RecallAuditPage,
+  RecallAuditQuery,
   RecallRequest,
   RecallResult,
   SearchResult,
@@ -53,6 +55,7 @@ import type {
 } from './memory.types.js';
 import { lookUpItem } from './item-lookup.js';
 import { auditableRecall } from './recall.js';
+import { auditRecalls } from './recall-audit.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
 
 /** The recalls an item's history lists at most (its total is in the recall statistics). */
@@ -237,10 +240,26 @@ export class MemoryHandle {
    */
   async history(id: string): Promise<ItemHistory> {
     const { event, deletedBy, erasedBy } = await this.getEvent(id);
-    const recalls = this.db.read(() =>
-      this.db.queries.recallUses(this.models.mem, event.seq, HISTORY_RECALLS),
-    );
+    const { mem } = this.models;
+    const recalls = this.db.read(() => {
+      const uses = this.db.queries.recallUses(mem, event.seq, HISTORY_RECALLS);
+      // Who was authenticated asking: from the Recall events themselves, one read for all.
+      const byOf = this.db.queries.events<Sequenced<Recall>>(
+        mem,
+        uses.map((use) => use.seq),
+      );
+      return uses.map((use, i) => ({ ...use, recordedBy: byOf[i]?.recordedBy ?? null }));
+    });
     return { event, recalls, deletedBy, erasedBy };
+  }
+
+  /**
+   * The recall audit: a page of the recalls on record, by one principal and between two times
+   * when asked, each with the items it put in the context (see {@link RecallAuditQuery}).
+   */
+  async recallAudit(query: RecallAuditQuery = {}): Promise<RecallAuditPage> {
+    const head = await this.models.catchUp();
+    return auditRecalls({ log: this.log, db: this.db, mem: this.models.mem, head }, query);
   }
 
   /**
