@@ -4,7 +4,17 @@
 // An erased item shows the act (who, why, when), never its words.
 import { erasedNote, isErased } from './erasure.js';
 import { knownEvent, session } from './memory-session.js';
-import { clear, clip, describe, errorText, h, kindBadge, plural, timeOf } from './view.js';
+import {
+  clear,
+  clip,
+  describe,
+  errorText,
+  h,
+  kindBadge,
+  plural,
+  principalText,
+  timeOf,
+} from './view.js';
 
 const panel = document.getElementById('item-panel');
 const body = document.getElementById('item-body');
@@ -124,7 +134,8 @@ function fieldsOf(event) {
     field('source', event.source),
   ];
   if (event.sessionId) list.push(field('session', event.sessionId));
-  if (event.actor) list.push(field('actor', event.actor));
+  if (event.actor) list.push(field('actor (claimed)', event.actor));
+  list.push(field('recorded by', principalText(event.recordedBy) ?? 'nobody authenticated'));
   if (event.kind === 'message') list.push(field('speaker', event.speaker));
   if (event.kind === 'document')
     list.push(field('name', event.name ?? '[erased]'), field('media type', event.mediaType));
@@ -173,6 +184,7 @@ function recallUses(recalls) {
               ' ',
               h('q', {}, clip(use.query, 60)),
               use.actor ? ` by ${use.actor}` : '',
+              use.recordedBy ? ` · recorded by ${principalText(use.recordedBy)}` : '',
               ' · ',
               timeOf(use.timestamp),
             ),

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
+import { registerAccessCommand } from './commands/access.command.js';
 import { registerAuditCommand } from './commands/audit.command.js';
 import { registerEraseCommand } from './commands/erase.command.js';
 import { registerExportCommand } from './commands/export.command.js';
@@ -38,6 +39,18 @@ export function buildProgram(): Command {
         .default('./data/read-models.db'),
     )
     .option('--memory <id>', 'the memory to work on', DEFAULT_MEMORY_ID)
+    .addOption(
+      new Option(
+        '--server <url>',
+        'work through this running server instead of the store (audit, export, erase, access)',
+      ).env('MEMLEDGER_SERVER'),
+    )
+    .addOption(
+      new Option(
+        '--key <secret>',
+        'the access key (mlk_...), JWT or token to authenticate with (--server, mcp)',
+      ).env('MEMLEDGER_KEY'),
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerServeCommand(program);
@@ -49,6 +62,7 @@ export function buildProgram(): Command {
   registerVerifyCommand(program);
   registerRebuildCommand(program);
   registerMcpCommand(program);
+  registerAccessCommand(program);
   return program;
 }
 
