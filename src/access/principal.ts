@@ -105,3 +105,12 @@ export function mayGrant(admin: Principal, grant: Grant): boolean {
 export function isAdmin(principal: Principal): boolean {
   return principal.grants.some((grant) => grant.rights.includes('admin'));
 }
+
+/**
+ * True for an address only this machine reaches: where a server with nothing that
+ * authenticates callers may listen.
+ */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}

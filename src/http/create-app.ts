@@ -14,6 +14,7 @@ import { AppLogger } from './app-logger.js';
 import { appMetrics, startTracing, type AppTracing } from './app-telemetry.js';
 import { exitOnSignals } from './graceful-shutdown.js';
 import { MemoryError } from '../core/index.js';
+import { isLoopback } from '../access/index.js';
 import { HttpAccess } from './http-access.js';
 import { type HttpConfig, type ResolvedHttpConfig, resolveHttpConfig } from './http-config.js';
 import { HttpApiModule } from './http-api.module.js';
@@ -128,12 +129,6 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
     authentication,
     close,
   };
-}
-
-/** True for an address only this machine reaches. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   authorize,
   digestsMatch,
   forbidden,
+  isLoopback,
   keyPrincipal,
   looksLikeKeySecret,
   mayGrant,
@@ -153,5 +154,16 @@ describe('key secrets', () => {
     expect(digestsMatch('', '')).toBe(false);
     expect(tokensMatch('a-token', 'a-token')).toBe(true);
     expect(tokensMatch('a-token', 'a-token-longer')).toBe(false);
+  });
+});
+
+describe('isLoopback', () => {
+  it('knows the addresses only this machine reaches', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) {
+      expect([host, isLoopback(host)]).toEqual([host, true]);
+    }
+    for (const host of ['0.0.0.0', '::', '', '10.0.0.1', '192.168.1.2', 'example.com']) {
+      expect([host, isLoopback(host)]).toEqual([host, false]);
+    }
   });
 });

@@ -167,3 +167,20 @@ export function expectNothingRevealed(text: string, secrets: readonly string[]):
   const leaked = secrets.filter((secret) => text.includes(secret));
   expect(leaked).toEqual([]);
 }
+
+/**
+ * Resolves once the server at `url` authenticates `secret` as key `keyId`: a key granted by
+ * another connection reaches the server at its next poll of the file.
+ */
+export async function untilAccepted(url: string, secret: string, keyId: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const response = await fetch(`${url}/api/access/me`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    const me = response.ok ? ((await response.json()) as { recordedBy?: { via?: string } }) : {};
+    if (me.recordedBy?.via === `key:${keyId}`) return;
+    if (Date.now() > deadline) throw new Error(`the server never accepted key ${keyId}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
