@@ -94,6 +94,10 @@ export async function startMatrix(targets = 12): Promise<Matrix> {
     keys[name] = { name, id: key.id, secret, principal: principalOf(key.id, spec) };
   }
   await grants.close();
+  // Granted through another connection: the server sees the keys at its next poll of the file.
+  for (const key of [{ id: seed.key.id, secret: seed.secret }, ...Object.values(keys)]) {
+    await untilAccepted(server.url, key.secret, key.id);
+  }
   const post = async (memoryId: string, route: string, body: object) => {
     const response = await fetch(`${server.url}/api/memories/${memoryId}/${route}`, {
       method: 'POST',
