@@ -26,7 +26,7 @@ describe('secrets in logs, error bodies and traces', () => {
       stream.write = ((chunk: unknown, ...rest: never[]) => {
         written.push(String(chunk));
         return original(chunk as string, ...rest);
-      }) as typeof stream.write;
+      });
       restore.push(() => (stream.write = original));
     }
   });
