@@ -32,6 +32,14 @@ export interface JwtConfig {
   readonly refetchCooldownMs?: number;
 }
 
+/**
+ * How long a verified token is taken on its word (its signature is not checked again): at most
+ * this long, and never past its `exp`. A key the provider withdraws stops working within it.
+ */
+const VERIFIED_TTL_MS = 60_000;
+/** Verified tokens remembered at most (the oldest is forgotten first). */
+const VERIFIED_MAX = 1000;
+
 /** Verifies a JWT and gives its principal; `UNAUTHORIZED` saying why it is refused. */
 export type JwtVerifier = (token: string) => Promise<Principal>;
 
@@ -78,7 +86,13 @@ export function jwtVerifier(config: JwtConfig): JwtVerifier {
   if (config.audience.trim() === '') throw invalidConfig('MEMLEDGER_JWT_AUDIENCE', 'must be set');
   const keys = createRemoteJWKSet(url, { cooldownDuration: config.refetchCooldownMs ?? 30_000 });
   const claim = config.claim ?? 'memledger';
+  // A signature check costs more than the rest of a request: each token is checked once a minute.
+  const verified = new Map<string, { readonly principal: Principal; readonly until: number }>();
   return async (token) => {
+    const now = Date.now();
+    const known = verified.get(token);
+    if (known !== undefined && known.until > now) return known.principal;
+    verified.delete(token);
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, {
@@ -91,7 +105,13 @@ export function jwtVerifier(config: JwtConfig): JwtVerifier {
     } catch (error) {
       throw refused(reasonOf(error));
     }
-    return principalOf(payload, claim, via);
+    const principal = principalOf(payload, claim, via);
+    verified.set(token, {
+      principal,
+      until: Math.min(principal.expiresAt ?? now, now + VERIFIED_TTL_MS),
+    });
+    if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    return principal;
   };
 }
 

@@ -106,9 +106,20 @@ describe('JWT verification', () => {
     const newToken = await idp.sign(second, { sub: 'agent-7', ...grant });
     expect((await verify(newToken)).recordedBy?.principal).toBe('agent-7');
     expect(idp.fetches()).toBe(2);
-    expect(await refusal(verify, await idp.sign(first, { sub: 'agent-7', ...grant }))).toMatch(
-      /no key of the identity provider matches/,
-    );
+    // A token not seen before, signed with the retired key (one already verified is taken on
+    // its word for up to a minute).
+    const retired = await idp.sign(first, { sub: 'agent-7', ...grant, jti: 'after-rotation' });
+    expect(await refusal(verify, retired)).toMatch(/no key of the identity provider matches/);
+    expect((await verify(oldToken)).recordedBy?.principal).toBe('agent-7');
+  });
+
+  it('checks a token once, then takes it on its word until it expires', async () => {
+    const token = await idp.sign(first, { sub: 'agent-7', ...grant });
+    await verify(token);
+    const fetched = idp.fetches();
+    idp.rotate([]);
+    expect((await verify(token)).recordedBy?.principal).toBe('agent-7');
+    expect(idp.fetches()).toBe(fetched);
   });
 
   it('refuses a configuration it cannot use', () => {
