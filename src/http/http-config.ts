@@ -283,6 +283,7 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     );
   }
   const token = env.MEMLEDGER_API_TOKEN?.trim();
+  const access = accessConfigFromEnv(env);
   const store = storeConfigFromEnv(env);
   const captureQueries = env.MEMLEDGER_TRACE_QUERIES?.trim().toLowerCase() === 'true';
   return {
@@ -295,7 +296,7 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(token ? { apiToken: token } : {}),
-    access: accessConfigFromEnv(env),
+    ...(Object.keys(access).length > 0 ? { access } : {}),
     ...integersFromEnv(env),
   };
 }
