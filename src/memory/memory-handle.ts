@@ -53,7 +53,7 @@ import type {
   SearchResult,
   StatePage,
 } from './memory.types.js';
-import { lookUpItem } from './item-lookup.js';
+import { itemRecalls, lookUpItem } from './item-lookup.js';
 import { auditableRecall } from './recall.js';
 import { auditRecalls } from './recall-audit.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
@@ -253,10 +253,7 @@ export class MemoryHandle {
     return { event, recalls, deletedBy, erasedBy };
   }
 
-  /**
-   * The recall audit: a page of the recalls on record, by one principal and between two times
-   * when asked, each with the items it put in the context (see {@link RecallAuditQuery}).
-   */
+  /** A page of the recall audit: by principal, between two times ({@link RecallAuditQuery}). */
   async recallAudit(query: RecallAuditQuery = {}): Promise<RecallAuditPage> {
     const head = await this.models.catchUp();
     return auditRecalls({ log: this.log, db: this.db, mem: this.models.mem, head }, query);
