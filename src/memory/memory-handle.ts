@@ -240,16 +240,7 @@ export class MemoryHandle {
    */
   async history(id: string): Promise<ItemHistory> {
     const { event, deletedBy, erasedBy } = await this.getEvent(id);
-    const { mem } = this.models;
-    const recalls = this.db.read(() => {
-      const uses = this.db.queries.recallUses(mem, event.seq, HISTORY_RECALLS);
-      // Who was authenticated asking: from the Recall events themselves, one read for all.
-      const byOf = this.db.queries.events<Sequenced<Recall>>(
-        mem,
-        uses.map((use) => use.seq),
-      );
-      return uses.map((use, i) => ({ ...use, recordedBy: byOf[i]?.recordedBy ?? null }));
-    });
+    const recalls = itemRecalls(this.db, this.models.mem, event.seq, HISTORY_RECALLS);
     return { event, recalls, deletedBy, erasedBy };
   }
 
