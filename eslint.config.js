@@ -126,16 +126,23 @@ export default tseslint.config(
   // above enforce it; nothing below knows who is asking.
   layer(
     ['src/access/**/*.ts'],
-    upperLayers('keys', 'store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
+    upperLayers(
+      'keys',
+      'store',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
   ),
   layer(
     ['src/store/**/*.ts'],
     upperLayers('access', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
   ),
-  layer(
-    ['src/read-models/**/*.ts'],
-    upperLayers('access', 'memory', 'nest', 'mcp', 'http', 'cli'),
-  ),
+  layer(['src/read-models/**/*.ts'], upperLayers('access', 'memory', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/memory/**/*.ts'], upperLayers('access', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters

@@ -1,7 +1,7 @@
 /* global document, window */
 // What the key of this tab may do with the open memory: the tools it may not use are hidden
 // (the server refuses them anyway), and the top bar says who the page acts as.
-import { api, forgetToken } from './api.js';
+import { forgetToken } from './api.js';
 import { h, clear } from './view.js';
 
 const who = document.getElementById('who');
@@ -46,9 +46,4 @@ export async function loadRights(memoryApi) {
         ]
       : [],
   );
-}
-
-/** Whether the server answers at all for `path` (used to ask for a key before anything else). */
-export function whoAmI() {
-  return api('/api/access/me');
 }

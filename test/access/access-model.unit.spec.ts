@@ -1,26 +1,29 @@
 /** The access model alone: rights, memory patterns, key secrets, and the pure decisions. */
 import {
-  authorize,
   digestsMatch,
-  forbidden,
-  isLoopback,
-  keyPrincipal,
   looksLikeKeySecret,
-  mayGrant,
   newKeyId,
   newKeySecret,
+  secretDigest,
+  tokensMatch,
+} from '../../src/access/access-key.js';
+import { keyPrincipal } from '../../src/access/authenticator.js';
+import {
   parsePatternList,
-  parseRightsList,
   patternCovers,
   patternMatches,
-  RIGHTS,
+} from '../../src/access/memory-pattern.js';
+import {
+  authorize,
+  forbidden,
+  isLoopback,
+  mayGrant,
   rightsOn,
-  secretDigest,
   TOKEN_PRINCIPAL,
-  tokensMatch,
   UNAUTHENTICATED,
   type Principal,
-} from '../../src/access/index.js';
+} from '../../src/access/principal.js';
+import { parseRightsList, RIGHTS } from '../../src/access/rights.js';
 import { isMemoryError } from '../../src/core/index.js';
 
 const agent: Principal = {

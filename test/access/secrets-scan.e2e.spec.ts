@@ -23,10 +23,10 @@ describe('secrets in logs, error bodies and traces', () => {
     otel = registerTestOtel();
     for (const stream of [process.stdout, process.stderr]) {
       const original = stream.write.bind(stream);
-      stream.write = ((chunk: unknown, ...rest: never[]) => {
+      stream.write = (chunk: unknown, ...rest: never[]) => {
         written.push(String(chunk));
         return original(chunk as string, ...rest);
-      });
+      };
       restore.push(() => (stream.write = original));
     }
   });
