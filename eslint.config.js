@@ -25,10 +25,13 @@ const frameworkAndIo = [
 ];
 // Every folder above src/core and src/db (both sit at the bottom and import none of these).
 const ABOVE_DB = [
+  'tlog',
+  'access',
   'embeddings',
   'vectors',
   'keys',
   'store',
+  'projections',
   'read-models',
   'memory',
   'nest',
@@ -111,32 +114,110 @@ export default tseslint.config(
   // src/keys (per-item data keys, the master key) sits on the core; stores seal with it.
   layer(
     ['src/keys/**/*.ts'],
-    upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
+    upperLayers(
+      'access',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
   ),
-  layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(
+    ['src/store/**/*.ts'],
+    upperLayers('access', 'projections', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
+  // src/projections: derived data behind the store's projection port; the facade registers them.
+  layer(
+    ['src/projections/**/*.ts'],
+    upperLayers('access', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
+  // src/access (keys, grants, JWT, the pure authorize) sits on the core and db: the surfaces
+  // above enforce it; nothing below knows who is asking.
+  layer(
+    ['src/access/**/*.ts'],
+    upperLayers(
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
   // src/embeddings (the embedder port and its providers) sits on the core alone.
   layer(
     ['src/embeddings/**/*.ts'],
-    upperLayers('keys', 'store', 'read-models', 'vectors', 'memory', 'nest', 'mcp', 'http', 'cli'),
+    upperLayers(
+      'access',
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'vectors',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
   ),
   // src/vectors (the vector index) sits on the core and the embedder port; the read models
   // reach it only through their follower hook, so neither imports the other.
   layer(
     ['src/vectors/**/*.ts'],
-    upperLayers('keys', 'store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+    upperLayers(
+      'access',
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
   ),
   layer(
     ['src/read-models/**/*.ts'],
-    upperLayers('embeddings', 'vectors', 'memory', 'nest', 'mcp', 'http', 'cli'),
+    upperLayers('access', 'embeddings', 'vectors', 'memory', 'nest', 'mcp', 'http', 'cli'),
   ),
-  layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
+  layer(['src/memory/**/*.ts'], upperLayers('access', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
   // and their wiring belong to the application (src/http), never to what a library user imports.
+  // It sits on the core only: every layer above may trace (the facade's wrappers are in
+  // src/memory/traced).
   layer(
     ['src/telemetry/**/*.ts'],
     [
-      ...upperLayers('nest', 'mcp', 'http', 'cli'),
+      ...upperLayers(
+        'db',
+        'access',
+        'tlog',
+        'embeddings',
+        'vectors',
+        'keys',
+        'store',
+        'projections',
+        'read-models',
+        'memory',
+        'nest',
+        'mcp',
+        'http',
+        'cli',
+      ),
       {
         group: ['@opentelemetry/*', '!@opentelemetry/api'],
         message: 'The library depends on @opentelemetry/api only; the SDK is wired in src/http.',
@@ -145,5 +226,31 @@ export default tseslint.config(
   ),
   // src/mcp sits beside src/http: on memory, core and store; only cli and http import it.
   layer(['src/mcp/**/*.ts'], upperLayers('nest', 'http', 'cli')),
+  // src/verify runs unchanged in browsers: WebCrypto only, no package, no node:*, no other folder.
+  layer(
+    ['src/verify/**/*.ts'],
+    [
+      {
+        regex: '^(?!\\./)',
+        message:
+          'src/verify runs in browsers: it imports only its own files (WebCrypto is global).',
+      },
+    ],
+  ),
+  // src/tlog (tree, signing, witness, monitor) sits on core, db and verify; cli and http use it.
+  layer(
+    ['src/tlog/**/*.ts'],
+    upperLayers(
+      'keys',
+      'store',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
   prettier,
 );

@@ -10,6 +10,7 @@
  * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it).
  */
 import { benchAppendWithEmbedder } from './append-embedder.bench.js';
+import { benchAccess } from './access.bench.js';
 import { benchDisk } from './disk.bench.js';
 import { benchEventStoreDbAppend } from './eventstoredb-append.bench.js';
 import { benchHybridRecall } from './hybrid-recall.bench.js';
@@ -57,6 +58,9 @@ await bench('hybrid-recall', async () => {
 await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 5));
 await bench('retrieval-quality', () => benchRetrievalQuality(dataset));
 await bench('state-at-seq', () => benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40));
+await bench('access', () =>
+  benchAccess(quick ? 5000 : 20_000, quick ? 100 : 1000, quick ? 50 : 100, quick ? 3 : 6),
+);
 await bench('idle-memories', () => benchIdleMemories(quick ? 1000 : 10_000, quick ? 2000 : 10_000));
 await bench('open-memory', async () => {
   await benchOpenMemory(quick ? 100_000 : 1_000_000);

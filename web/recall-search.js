@@ -77,8 +77,8 @@ export function wireRecallAndSearch() {
 }
 
 /**
- * One found item, linking to the item panel; inspection hits also show their score (BM25, cosine
- * similarity or fused rank score, as the mode was).
+ * One found item, linking to the item panel; inspection hits also show their relevance (the
+ * server's score, BM25, cosine similarity or fused, relative to the best hit, which is 1).
  */
 function resultRow(item, score) {
   return h(
@@ -87,7 +87,15 @@ function resultRow(item, score) {
     itemLink(item.id, `#${item.seq} ${describe(item, 120)}`),
     score === undefined
       ? null
-      : h('span', { class: 'score', title: 'score' }, score.toFixed(score < 1 ? 3 : 2)),
+      : h(
+          'span',
+          {
+            class: 'score',
+            title:
+              'relevance (BM25, meaning or both, as the mode was) relative to the best match: 1.00 is the best, 0.01 the least',
+          },
+          score.toFixed(2),
+        ),
   );
 }
 

@@ -31,6 +31,10 @@ export const MEMORY_ERROR_CODES = [
   'APPEND_CONFLICT',
   // lookups
   'EVENT_NOT_FOUND',
+  // access: no valid credential, a right the principal was not granted, an unknown access key
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'ACCESS_KEY_UNKNOWN',
   // the log itself is not what memledger wrote
   'REPLAY_ORDER',
   'LOG_INVARIANT_VIOLATED',
@@ -49,6 +53,18 @@ export const MEMORY_ERROR_CODES = [
   'EMBEDDER_FAILED',
   // the provider's vectors do not have the configured dimensions (never truncated or padded)
   'EMBEDDING_DIMENSIONS_MISMATCH',
+  // the verifiable log: a tree node not stored, a checkpoint that would contradict an earlier
+  // one, the log's signing key file, a witness's or monitor's state file, a server that gave no
+  // checkpoint or proof
+  'TREE_NODE_MISSING',
+  'CHECKPOINT_INCONSISTENT',
+  'LOG_KEY_MISSING',
+  'LOG_KEY_UNREADABLE',
+  'LOG_KEY_INSECURE',
+  'LOG_KEY_MALFORMED',
+  'LOG_KEY_EXISTS',
+  'TLOG_STATE_INVALID',
+  'CHECKPOINT_UNAVAILABLE',
   // infrastructure
   'STORE_UNAVAILABLE',
   'STORE_CLOSED',

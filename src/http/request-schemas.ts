@@ -12,6 +12,8 @@ import {
   MemoryId,
   Recall,
   RecallMode,
+  RecordedBy,
+  Timestamp,
 } from '../core/index.js';
 import { MAX_PAGE } from '../memory/index.js';
 
@@ -127,4 +129,13 @@ export const EventsQuery = z.strictObject({
 export const StreamQuery = z.strictObject({
   fromSeq: intParam(0).optional(),
   access_token: z.string().optional(),
+});
+
+/** Query of `GET recalls`: whose recalls, between which times, from which seq, how many. */
+export const AuditQuery = z.strictObject({
+  principal: RecordedBy.unwrap().shape.principal.optional(),
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
+  fromSeq: intParam(0).optional(),
+  limit: intParam(1, MAX_PAGE).optional(),
 });

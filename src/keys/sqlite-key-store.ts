@@ -7,10 +7,11 @@
 import { randomFillSync } from 'node:crypto';
 import { MemoryError, MemoryId, parseOrThrow } from '../core/index.js';
 import { CommitGroups } from '../db/group-commit.js';
-import { truncateWal, WalScrubber } from '../db/wal-scrub.js';
+import { truncateWal } from '../db/wal-scrub.js';
 import type { ItemKey, KeyStore, PendingCleanup, PendingErasure } from './key-store.port.js';
 import { KEY_BYTES, type MasterKey } from './master-key.js';
-import { openDatabase, translateSqliteError } from './sqlite-key-store.file.js';
+import { translateSqliteError } from '../db/sqlite-file.js';
+import { KEY_STORE_ROLE, openKeyStoreFile } from './sqlite-key-store.file.js';
 import { prepareStatements } from './sqlite-key-store.statements.js';
 import { KeyCache } from './key-cache.js';
 
@@ -33,12 +34,13 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
   const { masterKey } = options;
   const now = options.now ?? (() => new Date());
   const description = `SQLite key store ${path}`;
-  const db = openDatabase(path, options);
+  const file = openKeyStoreFile(path, options);
+  const { db, wal } = file;
+  const site = (what: string) => ({ what, role: KEY_STORE_ROLE, path });
   const sql = prepareStatements(db);
   const cache = new KeyCache(options.cacheSize ?? 4096);
   // New keys of concurrent appends share one commit (one fsync), as the log's appends do.
   const groups = new CommitGroups(db);
-  const wal = new WalScrubber(db, path);
   let closed = false;
 
   const checkOpen = (what: string) => {
@@ -49,7 +51,7 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
     try {
       return work();
     } catch (error) {
-      throw translateSqliteError(error, what, path);
+      throw translateSqliteError(error, site(what), 'KEY_STORE_LOCKED');
     }
   };
   const aadOf = (memoryId: string, itemId: string) => `${memoryId}/${itemId}`;
@@ -177,7 +179,7 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
         // A request later in a group can read (and cache) a key an earlier one created; if the
         // group then failed as a whole, that key was never stored: forget every cached key.
         cache.clear();
-        throw translateSqliteError(error, 'keysFor', path);
+        throw translateSqliteError(error, site('keysFor'), 'KEY_STORE_LOCKED');
       }
       // Cached only once committed: a batch that threw rolled back the keys it made.
       for (const [itemId, key] of made.created) cache.set(aadOf(memoryId, itemId), key);
@@ -238,12 +240,11 @@ export function openSqliteKeyStore(path: string, options: SqliteKeyStoreOptions)
         closed = true;
       }
       cache.clear();
-      wal.stop();
       try {
         // Never waits: a reader's snapshot leaves the WAL to the next open's scrub.
         truncateWal(db);
       } finally {
-        db.close();
+        file.close();
       }
     },
   };

@@ -15,6 +15,7 @@ import {
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
 import type { VersionProgress } from '../vectors/index.js';
+import { openProjectionRuntime, type ProjectionRuntime } from '../projections/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
@@ -111,6 +112,12 @@ export interface Memledger {
    * the background follower's idleness; undefined without an embedder.
    */
   readonly vectors: VectorsView | undefined;
+  /**
+   * The projection runtime (src/store/projection.port.ts): derived data registered here is
+   * applied inside each append's transaction (SQLite) or by catch-up from the log, in the read
+   * models' file.
+   */
+  readonly projections: ProjectionRuntime;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
 }
@@ -135,6 +142,13 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
+  const embedded = store.embedded;
+  const projections = openProjectionRuntime(
+    db.database,
+    db.location,
+    store,
+    embedded && ((hook) => embedded.onAppend(hook)),
+  );
   const cleanup = sealed.cleanup;
   const notice = options.onNotice ?? ((text: string) => console.warn(text));
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
@@ -154,6 +168,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
     semantic,
+    projections,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
@@ -198,6 +213,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       progress: () => semantic.index.progress(),
       idle: async () => semantic.follower?.idle(),
     },
+    projections,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
       return memory(memoryId);

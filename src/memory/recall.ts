@@ -247,6 +247,7 @@ function recallEvent(
       sessionId: request.sessionId,
       source: request.source,
       actor: request.actor,
+      recordedBy: request.recordedBy,
     },
     settings.defaults,
   );

@@ -4,13 +4,12 @@
  * a local file of their own (any other store: fed by catch-up from the log, events copied into
  * `rm_payloads`). Process memory holds no per-event structure; only small per-memory keys.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import { MemoryError, type ContentEvent, type Sequenced } from '../core/index.js';
+import type Database from 'better-sqlite3';
+import { type ContentEvent, type Sequenced } from '../core/index.js';
+import { openSqliteFile } from '../db/sqlite-file.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
-import { walHoldsFrames, WalScrubber } from '../db/wal-scrub.js';
+import type { WalScrubber } from '../db/wal-scrub.js';
 import { seqsOnLog, seqsOnReadModels, type SeqsOf } from './item-seqs.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
@@ -57,6 +56,8 @@ export interface ReadModelDb {
   readonly embedded: boolean;
   /** Their file's path (the store's own, when embedded). */
   readonly path: string;
+  /** Their file's connection (the store's own, when embedded; a follower's tables live there). */
+  readonly database: Database.Database;
   /**
    * Their file's write-ahead log scrubs: requested whenever an applied Erasure dropped words, so
    * no page image from before it outlives it (src/db/wal-scrub.ts).
@@ -94,8 +95,6 @@ export interface ReadModelDb {
   catchUpSearch(mem: number): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
   read<T>(work: () => T): T;
-  /** The file's connection, for a follower's own tables. */
-  readonly database: Database.Database;
   /** Attaches a follower ({@link ReadModelFollower}); returns its detacher. */
   follow(follower: ReadModelFollower): () => void;
   /** Closes the database when the read models own it. */
@@ -112,10 +111,17 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
   }));
   // Inside every append's transaction: apply the new events when the read models were current
   // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
-  embedded.onAppend((memoryId, written) => models.apply(models.createKey(memoryId), written, true));
+  embedded.onAppend((memoryId, written) =>
+    models.apply(
+      models.createKey(memoryId),
+      written.map((projected) => projected.event),
+      true,
+    ),
+  );
   return {
     ...models,
     embedded: true,
+    database: db,
     path: embedded.path,
     wal: embedded.wal,
     close: () => undefined,
@@ -124,23 +130,15 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
 
 /** Read models in a file of their own (`:memory:` for a private in-memory database). */
 export function openReadModelFile(path: string): ReadModelDb {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  let db: Database.Database;
+  // Derived data: a lost last commit is re-applied from the log by the next catch-up. A crash
+  // between an applied Erasure and its scrub is scrubbed on open (src/db/sqlite-file.ts).
+  const file = openSqliteFile({ path, role: 'read-model file', synchronous: 'NORMAL' });
+  const { db, wal } = file;
   try {
-    db = new Database(path);
-    db.pragma('journal_mode = WAL');
-    // Derived data: a lost last commit is re-applied from the log by the next catch-up.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    // Freed pages are zeroed: an erased item's words must not linger in free space.
-    db.pragma('secure_delete = ON');
-    ensureReadModelSchema(db, true);
-  } catch (cause) {
-    throw new MemoryError(
-      'STORE_FAILED',
-      `Read-model file ${path} cannot be opened: ${(cause as Error).message}`,
-      { cause },
-    );
+    file.run('open', () => ensureReadModelSchema(db, true));
+  } catch (error) {
+    file.close();
+    throw error;
   }
   const payloads = db.prepare<[number, string], { seq: number; type: string; payload: string }>(
     `SELECT seq, type, payload FROM rm_payloads
@@ -154,23 +152,11 @@ export function openReadModelFile(path: string): ReadModelDb {
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   };
-  const wal = new WalScrubber(db, path);
   const models = readModelsOn(db, path, wal, true, () => ({
     load,
     seqsOf: seqsOnReadModels(db),
   }));
-  // A crash may have come between an applied Erasure and its scrub: scrub before serving.
-  if (walHoldsFrames(path)) wal.request();
-  return {
-    ...models,
-    embedded: false,
-    path,
-    wal,
-    close: () => {
-      wal.stop();
-      db.close();
-    },
-  };
+  return { ...models, embedded: false, path, database: db, wal, close: () => file.close() };
 }
 
 function readModelsOn(
@@ -180,7 +166,7 @@ function readModelsOn(
   withPayloads: boolean,
   /** How events are loaded by seq and items found by id, where the events live. */
   access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
-): Omit<ReadModelDb, 'close' | 'embedded' | 'path' | 'wal'> {
+): Omit<ReadModelDb, 'close' | 'embedded' | 'path' | 'wal' | 'database'> {
   const keys = new Map<string, number>();
   const ids = new Map<number, string>();
   const memoryIdOf = (mem: number) => ids.get(mem)!;
@@ -331,7 +317,6 @@ function readModelsOn(
     read(work) {
       return db.inTransaction ? work() : db.transaction(work).deferred();
     },
-    database: db,
     follow(follower) {
       followers.add(follower);
       return () => followers.delete(follower);

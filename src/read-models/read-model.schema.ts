@@ -25,10 +25,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '7';
-
-/** Kinds as stored in `rm_items.kind`. */
-export const KIND_CODE = { message: 0, document: 1, recall: 2, deletion: 3, erasure: 4 } as const;
+export const READ_MODEL_VERSION = '8';
 
 const CORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS rm_meta (

@@ -9,7 +9,7 @@ import { MemoryError, assertNever, erasedForm, type Sequenced } from '../core/in
 import { encodeEvent } from '../store/codec.js';
 import { multiRowInsert, rowBuffer } from '../db/multi-row-insert.js';
 import type { SeqsOf } from './item-seqs.js';
-import { KIND_CODE } from './read-model.schema.js';
+import { KIND_CODES } from '../db/encodings.js';
 import type { SearchReadModel } from './search.read-model.js';
 
 interface Totals {
@@ -160,7 +160,7 @@ export function prepareWriter(
             const item = sql.itemAt.get(mem, seq);
             if (!item || item.deleted_seq !== null) continue;
             sql.markDeleted.run(event.seq, mem, seq);
-            if (item.kind === KIND_CODE.message) t.deleted_messages++;
+            if (item.kind === KIND_CODES.message) t.deleted_messages++;
             else t.deleted_documents++;
           }
           break;
@@ -179,7 +179,7 @@ export function prepareWriter(
       rows.add(
         mem,
         event.seq,
-        KIND_CODE[event.kind],
+        KIND_CODES[event.kind],
         event.id,
         t.messages,
         t.documents,

@@ -19,6 +19,29 @@ import {
   type Sequenced,
   type StoredFields,
 } from '../core/index.js';
+import type { StoredForm } from './projection.port.js';
+
+/** Fields a stored form leaves out: the position and the two the leaf binds apart. */
+const NOT_IN_BODY = new Set(['seq', 'id', 'kind']);
+
+/**
+ * The stored form of an event (src/store/projection.port.ts) from what a store holds: its wire
+ * type, the schema version it was written in and its stored fields (any `seq`, `id` and `kind`
+ * among them left out). Nothing is upcast and nothing sealed is opened.
+ */
+export function storedFormOf(type: string, version: number, fields: unknown): StoredForm {
+  const body: Record<string, unknown> = {};
+  if (typeof fields === 'object' && fields !== null && !Array.isArray(fields))
+    for (const [name, value] of Object.entries(fields))
+      if (!NOT_IN_BODY.has(name)) body[name] = value;
+  return { type, version, body };
+}
+
+/** The stored form of an event this code writes now (current version). */
+export function storedFormOfEvent(event: MemoryEvent): StoredForm {
+  const { type, version, data } = encodeEvent(event);
+  return storedFormOf(type, version, data);
+}
 
 /** The wire type of an event kind. */
 export type EventType = (typeof EVENT_TYPES)[EventKind];

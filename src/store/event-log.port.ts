@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoryEvent, Sequenced } from '../core/index.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
+import type { ProjectedEvent } from './projection.port.js';
 
 /** Options of {@link EventLog.append}. */
 export interface AppendOptions {
@@ -48,6 +49,12 @@ export interface EventLog {
   append(events: readonly MemoryEvent[], options?: AppendOptions): Promise<readonly Sequenced[]>;
   /** Reads a range of the log in seq order (or reverse order). */
   read(options?: ReadOptions): AsyncIterable<Sequenced>;
+  /**
+   * Reads a range forwards as projections receive it: each event as reads return it and in the
+   * form the store keeps (its schema version and stored fields, sealed words sealed), which the
+   * verifiable log's leaves bind (src/store/projection.port.ts).
+   */
+  readProjected(options?: Omit<ReadOptions, 'direction'>): AsyncIterable<ProjectedEvent>;
   /** One event by id, deleted content included; `undefined` when the id is not in this memory. */
   get(id: string): Promise<Sequenced | undefined>;
   /** The seq of the last event, `null` for an empty log. */
@@ -105,8 +112,11 @@ export interface MemoryStore {
   readonly embedded?: EmbeddedDatabase;
 }
 
-/** Called inside an append's transaction, after the guard decided and the events were inserted. */
-export type AppendHook = (memoryId: string, written: readonly Sequenced[]) => void;
+/**
+ * Called inside an append's transaction, after the guard decided and the events were inserted,
+ * with each written event as projections receive it.
+ */
+export type AppendHook = (memoryId: string, written: readonly ProjectedEvent[]) => void;
 
 /** A store database that read models may share (see {@link MemoryStore.embedded}). */
 export interface EmbeddedDatabase {
@@ -118,7 +128,8 @@ export interface EmbeddedDatabase {
   readonly wal: WalScrubber;
   /**
    * Registers the hook every append runs inside its transaction. A hook that throws rolls back
-   * its own writes only (it runs in a savepoint): read models never make an append fail.
+   * its own writes only (each runs in a savepoint of its own): projections never make an append
+   * fail, nor one another's writes roll back.
    */
   onAppend(hook: AppendHook): void;
   /** Events of one memory by seq, read on the store's connection; absent seqs are left out. */

@@ -6,6 +6,7 @@
  * after the read models are rebuilt from the log. Live items' canaries are found by the same
  * scans, so the scans can find what is there.
  */
+import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { isContent, type Sequenced } from '../../src/core/index.js';
 import { readAll, take } from '../support/collect.js';
@@ -86,6 +87,10 @@ async function expectLiveCanariesFound(env: ErasureEnv, log: CanaryLog): Promise
     expect((await env.memory.search(word)).map((h) => h.id)).toEqual([id]);
   }
 }
+
+// Dozens of random logs per store, each with erasures (every one scrubs its files): on
+// EventStoreDB that nears jest's default 30 s on a loaded 2-core machine.
+jest.setTimeout(120_000);
 
 for (const kind of kinds) {
   describe(`canaries on ${kind.name}`, () => {

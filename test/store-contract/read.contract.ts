@@ -1,3 +1,4 @@
+import { EVENT_VERSIONS } from '../../src/core/index.js';
 import { readAll, rejectionOf } from '../support/collect.js';
 import { deletionOf, doc, message, recallOf } from '../support/events.js';
 import type { ContractContext } from './index.js';
@@ -38,6 +39,27 @@ export function describeReadContract(ctx: ContractContext): void {
       expect(await seqs({ direction: 'backwards', fromSeq: 6, toSeq: 3 })).toEqual([6, 5, 4, 3]);
       expect(await seqs({ direction: 'backwards', limit: 2 })).toEqual([9, 8]);
       expect(await seqs({ direction: 'backwards', fromSeq: 99, limit: 1 })).toEqual([9]);
+    });
+
+    it('reads each event in the form it keeps: wire type, schema version, fields without seq, id and kind', async () => {
+      const log = ctx.store().log();
+      const [m, d] = await log.append([message('kept as written'), doc('a note')]);
+      const [recall] = await log.append([recallOf([m!.id])]);
+      const [deletion] = await log.append([deletionOf([d!.id])]);
+      const projected = [];
+      for await (const p of log.readProjected({ fromSeq: 1 })) projected.push(p);
+      expect(projected.map((p) => p.event)).toEqual(
+        (await readAll(log, { fromSeq: 1 })).map((e) => e),
+      );
+      expect(projected.map((p) => [p.stored.type, p.stored.version])).toEqual([
+        ['Document', EVENT_VERSIONS.document],
+        ['Recall', EVENT_VERSIONS.recall],
+        ['Deletion', EVENT_VERSIONS.deletion],
+      ]);
+      for (const [i, event] of [d!, recall!, deletion!].entries()) {
+        const { seq: _seq, id: _id, kind: _kind, ...fields } = event;
+        expect(projected[i]!.stored.body).toEqual(JSON.parse(JSON.stringify(fields)));
+      }
     });
 
     it('reads more than one page of events in order', async () => {

@@ -19,8 +19,8 @@ import type { MemoryStore } from '../../store/event-log.port.js';
 import { cleanupReport } from './verify-cleanup.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
-import { globalOptionsOf, withStore } from '../open.js';
-import { seqText } from '../output.js';
+import { globalOptionsOf, requireEvents, withStore } from '../open.js';
+import { seqText, writeLine } from '../output.js';
 
 interface VerifyOptions {
   readonly all?: boolean;
@@ -80,13 +80,15 @@ holds an older snapshot, the line says ERASURE_CLEANUP_PENDING (exit code 2) unl
       await withStore(
         command,
         async (store) => {
-          const ids = options.all ? await store.memoryIds() : [globalOptionsOf(command).memory];
+          const { memory } = globalOptionsOf(command);
+          if (!options.all) await requireEvents(store, memory);
+          const ids = options.all ? await store.memoryIds() : [memory];
           let sound = true;
           for (const id of ids) {
             const lines = await verifyLog(store.log(id), keyStoreOf(store), options);
             sound &&= lines.at(-1)!.startsWith('ok');
             for (const line of lines)
-              process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
+              await writeLine(process.stdout, `${options.all ? `${id}: ` : ''}${line}`);
           }
           const cleanup = await verifyCleanup(store, options);
           if (cleanup !== undefined) {

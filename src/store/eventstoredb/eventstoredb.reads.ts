@@ -13,7 +13,8 @@ import {
 } from '@eventstore/db-client';
 import { MemoryError, UNVERSIONED, type Sequenced } from '../../core/index.js';
 import type { AppendLimits } from '../append-input.js';
-import { decodeEvent } from '../codec.js';
+import { decodeEvent, storedFormOf } from '../codec.js';
+import type { ProjectedEvent } from '../projection.port.js';
 import {
   isStreamNotFound,
   translateEsdbError,
@@ -76,6 +77,17 @@ export function decodeResolved(stream: EsdbStream, resolved: ResolvedEvent): Seq
   );
 }
 
+/** One stored event as projections receive it: decoded, and in its stored form. */
+export function projectResolved(stream: EsdbStream, resolved: ResolvedEvent): ProjectedEvent {
+  const event = decodeResolved(stream, resolved);
+  const recorded = resolved.event!;
+  const version = schemaVersionOf(recorded.metadata);
+  return {
+    event,
+    stored: storedFormOf(recorded.type, typeof version === 'number' ? version : 0, recorded.data),
+  };
+}
+
 /**
  * The event schema version an event's metadata records (`schemaVersion`); memledger 0.1.0
  * wrote no metadata, so an event without one is version 1.
@@ -98,10 +110,11 @@ export interface RevisionRange {
  * Reads and decodes a range. A missing stream reads as empty. Stopping early (a `break` in the
  * caller's loop) cancels the gRPC call instead of leaving it streaming.
  */
-export async function* readRange(
+export async function* readRange<T = Sequenced>(
   stream: EsdbStream,
   range: RevisionRange,
-): AsyncGenerator<Sequenced> {
+  decode: (stream: EsdbStream, resolved: ResolvedEvent) => T = decodeResolved as never,
+): AsyncGenerator<T> {
   if (range.count <= 0) return;
   stream.context.ensureOpen();
   const read = stream.context.client.readStream(stream.streamName, {
@@ -112,7 +125,7 @@ export async function* readRange(
   let drained = false;
   try {
     for await (const resolved of read as AsyncIterable<ResolvedEvent>) {
-      yield decodeResolved(stream, resolved);
+      yield decode(stream, resolved);
     }
     drained = true;
   } catch (error) {

@@ -17,7 +17,7 @@ import { hash } from 'node:crypto';
 import { jsonEvent, NO_STREAM } from '@eventstore/db-client';
 import { EVENT_TYPE_ALLOWANCE, type Sequenced } from '../../core/index.js';
 import { encodeEvent } from '../codec.js';
-import { idOfHex } from '../sqlite/sqlite.codec.js';
+import { idOfHex } from '../../db/encodings.js';
 import { isWrongExpectedVersion, maxAppendSizeOf } from './eventstoredb.errors.js';
 import { fail, type EsdbStream } from './eventstoredb.reads.js';
 

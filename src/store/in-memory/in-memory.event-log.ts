@@ -20,6 +20,7 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
+import { storedFormOfEvent } from '../codec.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 
@@ -106,6 +107,11 @@ function inMemoryLog(
       for (let n = 0; n < range.limit && seq >= range.lo && seq <= range.hi; n++, seq += step) {
         yield m.events[seq]!;
       }
+    },
+    async *readProjected(options = {}) {
+      // Events are kept as appended, in the current schema version: that is their stored form.
+      for await (const event of this.read({ ...options, direction: 'forwards' }))
+        yield { event, stored: storedFormOfEvent(event) };
     },
     async get(id) {
       return open().entries.get(id.toLowerCase())?.event;

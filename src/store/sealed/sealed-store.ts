@@ -30,6 +30,7 @@ import {
   type AppendLimits,
   type SizedEventLog,
 } from '../append-input.js';
+import type { ProjectedEvent } from '../projection.port.js';
 import type {
   AppendOptions,
   EmbeddedDatabase,
@@ -182,6 +183,26 @@ function sealedLog(log: EventLog, context: SealedContext): SizedEventLog {
         batch = [];
       }
       yield* openEvents(keys, memoryId, batch);
+    },
+    async *readProjected(options = {}) {
+      await ready;
+      // The stored form stays sealed; the event is opened, a batch per key-store lookup.
+      let batch: ProjectedEvent[] = [];
+      const opened = function* (events: readonly ProjectedEvent[]) {
+        const plain = openEvents(
+          keys,
+          memoryId,
+          events.map((e) => e.event),
+        );
+        for (const [i, e] of events.entries()) yield { event: plain[i]!, stored: e.stored };
+      };
+      for await (const projected of log.readProjected(options)) {
+        batch.push(projected);
+        if (batch.length < OPEN_BATCH) continue;
+        yield* opened(batch);
+        batch = [];
+      }
+      yield* opened(batch);
     },
     async get(id: string) {
       await ready;

@@ -11,6 +11,7 @@ import {
   type MemoryEvent,
   type Sequenced,
 } from '../../core/index.js';
+import { idKey, idOfHex, idOfKey } from '../../db/encodings.js';
 import { decodeEvent, decodeTrustedJson, kindOfType, type EventType } from '../codec.js';
 
 /**
@@ -38,52 +39,6 @@ const TYPE_OF_CODE = new Map<number, string>(
 /** The wire type of a stored code; `lookup` names the codes the file holds beyond memledger's. */
 export function typeOfCode(code: number, lookup: (code: number) => string | undefined): string {
   return TYPE_OF_CODE.get(code) ?? lookup(code) ?? `#${code}`;
-}
-
-/** A canonical event id: lowercase 8-4-4-4-12 hex, as the core schemas normalize every id. */
-const CANONICAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/**
- * An id as `event_log.id` holds it: 16 bytes for a canonical id; any other text (only a row
- * written behind the store's back can carry one) stays text, so it is kept exactly and never
- * mistaken for a UUID.
- */
-export function idKey(id: string): Buffer | string {
-  return CANONICAL_ID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
-}
-
-/**
- * The hex of a canonical id's {@link idKey} (SQL's `unhex` makes it the key), or undefined for
- * any other text, whose key is the text itself.
- */
-export function idKeyHex(id: string): string | undefined {
-  return CANONICAL_ID.test(id) ? id.replaceAll('-', '') : undefined;
-}
-
-/**
- * Ids split by how they are stored: the {@link idKeyHex} of every canonical id (looked up together,
- * `unhex` of a JSON array) and every other id, whose key is its own text (looked up one by one).
- */
-export function splitIdKeys(ids: Iterable<string>): { hex: string[]; other: string[] } {
-  const hex: string[] = [];
-  const other: string[] = [];
-  for (const id of ids) {
-    const key = idKeyHex(id);
-    if (key !== undefined) hex.push(key);
-    else other.push(id);
-  }
-  return { hex, other };
-}
-
-/** The id text of a stored {@link idKey}. */
-export function idOfKey(key: Uint8Array | string): string {
-  if (typeof key === 'string') return key;
-  return idOfHex(Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex'));
-}
-
-/** The canonical id text (8-4-4-4-12) of 16 bytes in lower-case hex, e.g. a stored {@link idKey}'s. */
-export function idOfHex(h: string): string {
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /** The columns an event is written in. */

@@ -6,7 +6,8 @@ import type Database from 'better-sqlite3';
 import type { Sequenced } from '../../core/index.js';
 import type { WalScrubber } from '../../db/wal-scrub.js';
 import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
-import { decodeTrustedRow, idKey, idOfKey, splitIdKeys } from './sqlite.codec.js';
+import { idKey, idOfKey, splitIdKeys } from '../../db/encodings.js';
+import { decodeTrustedRow } from './sqlite.codec.js';
 import type { Statements } from './sqlite.statements.js';
 
 /** The store's {@link EmbeddedDatabase}; `hooks` is the list every append transaction runs. */

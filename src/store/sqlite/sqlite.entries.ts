@@ -5,7 +5,7 @@
  */
 import type { Sequenced, StoredEntry } from '../../core/index.js';
 import { kindOfType } from '../codec.js';
-import { idOfKey, splitIdKeys } from './sqlite.codec.js';
+import { idOfKey, splitIdKeys } from '../../db/encodings.js';
 import type { EntryRow, EventRow, Statements } from './sqlite.statements.js';
 
 /** What the log of `memoryId` holds for `ids`; events decoded only for `own` (idempotency checks). */

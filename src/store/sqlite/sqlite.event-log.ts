@@ -3,9 +3,6 @@
  * `BEGIN IMMEDIATE`, which takes the file's write lock first, so several processes can append
  * to one file and each sees the others' events before deciding.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import {
   decideAppend,
   idsNamedBy,
@@ -25,13 +22,14 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
+import { storedFormOf, storedFormOfEvent } from '../codec.js';
+import type { ProjectedEvent } from '../projection.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 import { decodeRow, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
-import { translateSqliteError } from './sqlite.errors.js';
 import { CommitGroups } from '../../db/group-commit.js';
-import { WalScrubber } from '../../db/wal-scrub.js';
+import { openSqliteFile, translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
 import { insertLogRows } from './sqlite.log-rows.js';
@@ -58,7 +56,9 @@ export interface SqliteStoreOptions {
 
 /** Opens (creating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
-  const db = openDatabase(options);
+  const file = openDatabase(options);
+  const { db, wal } = file;
+  const site = (what: string) => ({ what, role: ROLE, path: options.path });
   const statements = prepareStatements(db);
   const typeOf = (code: number) => typeOfCode(code, (c) => statements.typeName.get(c));
   const decode = (row: EventRow, where: string) => decodeRow(row, typeOf(row.type), where);
@@ -78,7 +78,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     try {
       return work();
     } catch (error) {
-      throw translateSqliteError(error, what, options.path);
+      throw translateSqliteError(error, site(what));
     }
   };
   const groups = new CommitGroups(db);
@@ -86,11 +86,10 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
   const commitInGroup = async <T>(what: string, work: () => T): Promise<T> => {
     const submitted = run(what, () => groups.submit(work));
     return submitted.catch((error: unknown) => {
-      throw translateSqliteError(error, what, options.path);
+      throw translateSqliteError(error, site(what));
     });
   };
   const hooks: AppendHook[] = [];
-  const wal = new WalScrubber(db, options.path);
   const context: SqliteContext = {
     statements,
     typeOf,
@@ -121,8 +120,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
         } finally {
           closed = true;
           changes.close();
-          wal.stop();
-          db.close();
+          file.close();
         }
       }
       return Promise.resolve();
@@ -144,24 +142,22 @@ interface SqliteContext {
   isClosed(): boolean;
 }
 
-function openDatabase(options: SqliteStoreOptions): Database.Database {
+/** What the store's file is, in messages. */
+const ROLE = 'SQLite store';
+
+function openDatabase(options: SqliteStoreOptions): SqliteFile {
+  const file = openSqliteFile({
+    path: options.path,
+    role: ROLE,
+    synchronous: options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL',
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+  });
   try {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    const db = new Database(options.path);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
-    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    // Freed pages are zeroed, so text the read models drop on an erasure leaves no trace.
-    db.pragma('secure_delete = ON');
-    try {
-      prepareLayout(db, options.path);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return db;
+    file.run('open', () => prepareLayout(file.db, options.path));
+    return file;
   } catch (error) {
-    throw translateSqliteError(error, 'open', options.path);
+    file.close();
+    throw error;
   }
 }
 
@@ -200,11 +196,14 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       insertLogRows(sql, sql.memoryKey.get(memoryId)!, decision.toWrite, where);
     }
     if (decision.toWrite.length > 0 && ctx.hooks.length > 0) {
-      try {
-        runHooks(ctx.hooks, memoryId, decision.toWrite);
-      } catch {
-        // The savepoint is rolled back: the read models stay at their checkpoint and the next
-        // query's catch-up applies these events again (and reports the error if it persists).
+      const projected = decision.toWrite.map(projectedOf);
+      for (const hook of ctx.hooks) {
+        try {
+          runHook(hook, memoryId, projected);
+        } catch {
+          // Its savepoint is rolled back: that projection stays at its checkpoint and the next
+          // query's catch-up applies these events again (and reports the error if it persists).
+        }
       }
     }
     return decision;
@@ -234,10 +233,8 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       return guardedAppend(validateAppendInput(computed, limits), head);
     },
   );
-  const runHooks = sql.db.transaction(
-    (hooks: readonly AppendHook[], id: string, written: readonly Sequenced[]) => {
-      for (const hook of hooks) hook(id, written);
-    },
+  const runHook = sql.db.transaction(
+    (hook: AppendHook, id: string, written: readonly ProjectedEvent[]) => hook(id, written),
   );
 
   return {
@@ -275,6 +272,24 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
         cursor = forwards ? rows.at(-1)!.seq + 1 : rows.at(-1)!.seq - 1;
       }
     },
+    async *readProjected(options = {}) {
+      const range = resolveReadRange({ ...options, direction: 'forwards' }, run('read', lastSeq));
+      let remaining = range.limit;
+      for (let cursor = range.lo; remaining > 0 && cursor <= range.hi;) {
+        const rows = run('read', () =>
+          sql.readForwards.all(memoryId, cursor, range.hi, Math.min(remaining, 512)),
+        );
+        if (rows.length === 0) return;
+        for (const row of rows) {
+          // Decoded first: a payload that is not an event is EVENT_DECODE_FAILED, named as such.
+          const event = decode(row);
+          const stored = storedFormOf(ctx.typeOf(row.type), row.version, JSON.parse(row.payload));
+          yield { event, stored };
+        }
+        remaining -= rows.length;
+        cursor = rows.at(-1)!.seq + 1;
+      }
+    },
     async get(id) {
       const key = id.toLowerCase();
       return run('get', () => entriesOf([key], new Set([key])).get(key)?.event);
@@ -298,6 +313,20 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
         options.fromSeq ?? 0,
         options.signal,
       );
+    },
+  };
+}
+
+/**
+ * An event just written, as projections receive it; its stored form (the current version's
+ * encoding) is made only if a projection asks for it.
+ */
+function projectedOf(event: Sequenced): ProjectedEvent {
+  let stored: ProjectedEvent['stored'] | undefined;
+  return {
+    event,
+    get stored() {
+      return (stored ??= storedFormOfEvent(event));
     },
   };
 }

@@ -4,7 +4,8 @@
  * after the guard decided.
  */
 import { MemoryError, type Sequenced } from '../../core/index.js';
-import { encodeRow, idKey } from './sqlite.codec.js';
+import { idKey } from '../../db/encodings.js';
+import { encodeRow } from './sqlite.codec.js';
 import { rowBuffer } from '../../db/multi-row-insert.js';
 import type { Statements } from './sqlite.statements.js';
 

@@ -131,7 +131,7 @@ describe('SQLite file written by memledger 0.1.0', () => {
   it('rolls the whole migration back when a step fails, leaving the 0.1.0 file as it was', async () => {
     // A foreign table in the way of the new layout makes the copy fail half-way.
     raw(path, (db) => db.exec('CREATE TABLE event_log (unrelated TEXT)'));
-    expect(() => openSqliteStore({ path })).toThrow(/SQLite open on .* failed/);
+    expect(() => openSqliteStore({ path })).toThrow(/SQLite store .* failed in open/);
     expect(metaOf(path)).toEqual({ schema_version: '1' });
     raw(path, (db) => {
       expect(db.prepare('SELECT COUNT(*) FROM events').pluck().get()).toBe(49);

@@ -1,0 +1,86 @@
+/**
+ * The projection port (docs/architecture.md, "Derived data"): everything computed from
+ * events — visible state, totals, recall uses, the item index, search, the verifiable log's
+ * tree, vectors — is a projection. A projection declares its tables and layout version and is
+ * given events to apply inside a transaction it does not own:
+ *
+ * - on SQLite, inside each append's own transaction, in the store's file (a writer reads its own
+ *   writes, and a crash never applies an event twice or skips one);
+ * - on EventStoreDB and in memory, from the checkpointed catch-up of the log, in a local
+ *   projection file.
+ *
+ * The same events give the same rows everywhere. A projection never reads the log itself: it is
+ * handed each event twice over, as reads return it and as the store keeps it (the verifiable
+ * log binds the stored form; search indexes the words).
+ */
+import type Database from 'better-sqlite3';
+import type { Sequenced } from '../core/index.js';
+
+/** What a store keeps of an event: the form the verifiable log's leaf binds. */
+export interface StoredForm {
+  /** The wire type: `Message`, `Document`, `Recall`, `Deletion` or `Erasure`. */
+  readonly type: string;
+  /** The schema version it was written in (1: memledger 0.1.0, which recorded none). */
+  readonly version: number;
+  /** Its fields as stored, without `seq`, `id` and `kind`: nothing upcast, sealed words sealed. */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/** One event as projections receive it. */
+export interface ProjectedEvent {
+  /** As reads return it: upcast to the current shape, words opened (or the erasure marker). */
+  readonly event: Sequenced;
+  /** As the store keeps it. */
+  readonly stored: StoredForm;
+}
+
+/** What a projection is given when its file opens. */
+export interface ProjectionContext {
+  /** The connection its tables live on: the store's own file, or a local projection file. */
+  readonly db: Database.Database;
+  /**
+   * The memory's integer key in this file (for compact row keys), created on first use: call it
+   * where the projection writes (inside `apply`).
+   */
+  memoryKey(memoryId: string): number;
+  /** The memory's key if it has one, without creating it (reads write nothing). */
+  existingKey(memoryId: string): number | undefined;
+}
+
+/** Derived data computed from every event of every memory of a store. */
+export interface Projection {
+  /** Unique among the projections of a file. */
+  readonly name: string;
+  /**
+   * The layout version of its tables: a file holding another version has them dropped and
+   * rebuilt from the log.
+   */
+  readonly version: number;
+  /** Its tables, views and indexes, by name: what a version change drops. */
+  readonly tables: readonly string[];
+  /** Creates its tables when missing and prepares its statements. */
+  open(context: ProjectionContext): ProjectionHandler;
+}
+
+/** A projection open on one file. */
+export interface ProjectionHandler {
+  /**
+   * The last seq of the memory it has applied (-1: none). Applying events advances it in the
+   * same transaction, so it is never ahead of what the projection holds.
+   */
+  checkpoint(memoryId: string): number;
+  /**
+   * Applies the next events of one memory: contiguous, in seq order, starting right after the
+   * checkpoint, inside the caller's transaction (it must not commit or begin one).
+   */
+  apply(memoryId: string, events: readonly ProjectedEvent[]): void;
+  /** Drops every row of one memory (a rebuild from the log follows). */
+  reset(memoryId: string): void;
+  /**
+   * Whether what it holds at its checkpoint was made from `atCheckpoint`, the event the log
+   * holds there now. Asked once per memory and process before catching up: a projection made
+   * from another log (a file restored from elsewhere, a stream written anew) is reset and
+   * rebuilt. @defaultValue always true
+   */
+  agrees?(memoryId: string, atCheckpoint: ProjectedEvent): boolean;
+}
