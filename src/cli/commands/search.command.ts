@@ -1,13 +1,17 @@
 /**
  * `memledger search <query>` (inspection, writes nothing) and `memledger recall <query>` (the
  * auditable read: appends a Recall naming what it returned), by words, meaning or both
- * (`--mode`). The embedder comes from `MEMLEDGER_EMBEDDINGS_*` (docs/semantic-recall.md).
+ * (`--mode`). On the store, the embedder comes from `MEMLEDGER_EMBEDDINGS_*`
+ * (docs/semantic-recall.md); with `--server`, the server's own does the work and the key needs
+ * `read` (search) or `recall` (recall).
  */
 import { Option, type Command } from 'commander';
 import { isErased, RecallMode, type ContentEvent, type Sequenced } from '../../core/index.js';
-import { withMemory } from '../open.js';
+import type { RecallResult, SearchResult } from '../../memory/index.js';
+import { globalOptionsOf, withMemory } from '../open.js';
 import { preview, printLines } from '../output.js';
 import { integerAtLeast } from '../parse-options.js';
+import { memoryPath, remoteOf } from '../remote.js';
 
 interface ReadOptions {
   readonly mode?: RecallMode;
@@ -37,14 +41,24 @@ export function registerSearchCommands(program: Command): void {
     )
     .option('--json', 'print the hits as JSON ({ id, kind, seq, score, item })')
     .action(async (query: string, options: ReadOptions, command: Command) => {
+      const print = async (hits: readonly SearchResult[]) => {
+        if (options.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
+        else await printLines(hits.map((hit) => `${hit.score.toFixed(4)}  ${itemLine(hit.item)}`));
+      };
+      const remote = remoteOf(command);
+      if (remote) {
+        const path = memoryPath(globalOptionsOf(command).memory, 'search');
+        const { mode, asOf: upToSeq, limit } = options;
+        await print(await remote.get<SearchResult[]>(path, { q: query, mode, upToSeq, limit }));
+        return;
+      }
       await withMemory(command, async (memory) => {
         const hits = await memory.search(query, {
           ...(options.mode ? { mode: options.mode } : {}),
           ...(options.asOf === undefined ? {} : { asOfSeq: options.asOf }),
           ...(options.limit === undefined ? {} : { limit: options.limit }),
         });
-        if (options.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
-        else await printLines(hits.map((hit) => `${hit.score.toFixed(4)}  ${itemLine(hit.item)}`));
+        await print(hits);
       });
     });
   program
@@ -55,31 +69,38 @@ export function registerSearchCommands(program: Command): void {
     .option('--limit <n>', 'at most this many items, 1 to 100 (default 5)', integerAtLeast(1, 100))
     .option('--json', 'print the result as JSON ({ recall, items, vectors })')
     .action(async (query: string, options: ReadOptions, command: Command) => {
-      await withMemory(command, async (memory) => {
-        const result = await memory.recall({
-          query,
-          source: 'cli',
-          ...(options.mode ? { mode: options.mode } : {}),
-          ...(options.limit === undefined ? {} : { limit: options.limit }),
-        });
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-          return;
-        }
-        const { recall, items, vectors } = result;
-        const how = recall.retrieval;
-        const lines = [
-          `recall ${recall.id} at seq ${recall.seq}: ${items.length} item(s), ${how.method}${how.model ? ` (${how.model}, ${how.dimensions} dimensions)` : ''}`,
-          ...(vectors && vectors.state !== 'current'
-            ? [
-                `  vectors ${vectors.state}: ${vectors.reason ?? `${vectors.behind} item(s) not embedded yet`}`,
-              ]
-            : []),
-          ...items.map(itemLine),
-        ];
-        await printLines(lines);
-      });
+      const request = {
+        query,
+        source: 'cli',
+        ...(options.mode ? { mode: options.mode } : {}),
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      };
+      const print = async (result: RecallResult) => {
+        if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else await printLines(recallLines(result));
+      };
+      const remote = remoteOf(command);
+      if (remote) {
+        const path = memoryPath(globalOptionsOf(command).memory, 'recall');
+        await print(await remote.post<RecallResult>(path, request));
+        return;
+      }
+      await withMemory(command, async (memory) => print(await memory.recall(request)));
     });
+}
+
+/** A recall's result as lines for people: the Recall, how it retrieved, the items. */
+function recallLines({ recall, items, vectors }: RecallResult): string[] {
+  const how = recall.retrieval;
+  return [
+    `recall ${recall.id} at seq ${recall.seq}: ${items.length} item(s), ${how.method}${how.model ? ` (${how.model}, ${how.dimensions} dimensions)` : ''}`,
+    ...(vectors && vectors.state !== 'current'
+      ? [
+          `  vectors ${vectors.state}: ${vectors.reason ?? `${vectors.behind} item(s) not embedded yet`}`,
+        ]
+      : []),
+    ...items.map(itemLine),
+  ];
 }
 
 function itemLine(item: Sequenced<ContentEvent>): string {
