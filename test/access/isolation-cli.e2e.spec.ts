@@ -1,8 +1,8 @@
 /**
  * The isolation matrix through the command line against a server (`memledger --server <url>
- * --key <secret>`): audit and export need `read`, erase needs `erase` (and `delete` for visible
- * content). An allowed run prints what it did; every other one exits 1 with `error [FORBIDDEN]`,
- * prints no content or id, and writes nothing.
+ * --key <secret>`): audit, export and search need `read`, recall needs `recall`, erase needs
+ * `erase` (and `delete` for visible content). An allowed run prints what it did; every other one
+ * exits 1 with `error [FORBIDDEN]`, prints no content or id, and writes nothing.
  */
 import { jest } from '@jest/globals';
 import type { Right } from '../../src/access/index.js';
@@ -12,6 +12,7 @@ import {
   MEMORIES,
   missingRight,
   startMatrix,
+  WITH_EMBEDDER,
   type KeyName,
   type Matrix,
 } from './isolation.fixture.js';
@@ -40,6 +41,18 @@ const COMMANDS: readonly CommandCase[] = [
     prints: (id, m) => m.seeded[id]!.marker,
   },
   {
+    name: 'search',
+    rights: ['read'],
+    args: () => ['search', 'note', '--mode', 'semantic'],
+    prints: (id, m) => m.seeded[id]!.marker,
+  },
+  {
+    name: 'recall',
+    rights: ['recall'],
+    args: () => ['recall', 'note', '--mode', 'hybrid'],
+    prints: (id, m) => m.seeded[id]!.marker,
+  },
+  {
     name: 'erase',
     rights: ['erase', 'delete'],
     args: (id, m) => ['erase', m.seeded[id]!.visible.pop()!, '--reason', 'cli matrix'],
@@ -53,7 +66,7 @@ describe('isolation matrix through the command line', () => {
   let m: Matrix;
   beforeAll(async () => {
     buildOnce();
-    m = await startMatrix();
+    m = await startMatrix(12, WITH_EMBEDDER);
   }, 120_000);
   afterAll(() => m?.close());
 

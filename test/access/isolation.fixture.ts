@@ -10,8 +10,15 @@ import {
   type Principal,
   type Right,
 } from '../../src/access/index.js';
+import type { HttpConfig } from '../../src/http/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
+import { hashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer } from '../http/http-app.js';
+
+/** The server's memory options where the matrix asks for semantic modes: a test embedder. */
+export const WITH_EMBEDDER: HttpConfig['memory'] = {
+  embeddings: { embedder: hashingEmbedder() },
+};
 
 /** The memories of the matrix; every one holds events. */
 export const MEMORIES = ['m-a', 'm-b', 'm-c', 'other'] as const;
@@ -73,9 +80,15 @@ function principalOf(id: string, spec: (typeof KEY_SPECS)[KeyName]): Principal {
   };
 }
 
-/** Starts the server, grants the keys and seeds every memory with `targets` items to delete. */
-export async function startMatrix(targets = 12): Promise<Matrix> {
-  const server = await startTestServer({}, { sealed: true });
+/**
+ * Starts the server, grants the keys and seeds every memory with `targets` items to delete.
+ * `memory` configures the server's memory module (an embedder, so semantic modes are allowed).
+ */
+export async function startMatrix(
+  targets = 12,
+  memory: HttpConfig['memory'] = {},
+): Promise<Matrix> {
+  const server = await startTestServer({ memory }, { sealed: true });
   const grants = openSqliteGrantStore({ path: server.dbPath });
   const by = { principal: 'test', via: 'local' } as const;
   const seed = await grants.create(
