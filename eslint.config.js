@@ -26,6 +26,7 @@ const frameworkAndIo = [
 // Every folder above src/core and src/db (both sit at the bottom and import none of these).
 const ABOVE_DB = [
   'tlog',
+  'access',
   'keys',
   'store',
   'projections',
@@ -112,6 +113,7 @@ export default tseslint.config(
   layer(
     ['src/keys/**/*.ts'],
     upperLayers(
+      'access',
       'store',
       'projections',
       'read-models',
@@ -125,15 +127,32 @@ export default tseslint.config(
   ),
   layer(
     ['src/store/**/*.ts'],
-    upperLayers('projections', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+    upperLayers('access', 'projections', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
   ),
   // src/projections: derived data behind the store's projection port; the facade registers them.
   layer(
     ['src/projections/**/*.ts'],
-    upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+    upperLayers('access', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
   ),
-  layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
-  layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
+  // src/access (keys, grants, JWT, the pure authorize) sits on the core and db: the surfaces
+  // above enforce it; nothing below knows who is asking.
+  layer(
+    ['src/access/**/*.ts'],
+    upperLayers(
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
+  layer(['src/read-models/**/*.ts'], upperLayers('access', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(['src/memory/**/*.ts'], upperLayers('access', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
   // and their wiring belong to the application (src/http), never to what a library user imports.
@@ -144,6 +163,7 @@ export default tseslint.config(
     [
       ...upperLayers(
         'db',
+        'access',
         'tlog',
         'keys',
         'store',

@@ -13,6 +13,7 @@ import {
   kindBadge,
   plural,
   requesterOf,
+  principalText,
   timeOf,
 } from './view.js';
 
@@ -134,7 +135,8 @@ function fieldsOf(event) {
     field('source', event.source),
   ];
   if (event.sessionId) list.push(field('session', event.sessionId));
-  if (event.actor) list.push(field('actor', event.actor));
+  if (event.actor) list.push(field('actor (claimed)', event.actor));
+  list.push(field('recorded by', principalText(event.recordedBy) ?? 'nobody authenticated'));
   if (event.kind === 'message') list.push(field('speaker', event.speaker));
   if (event.kind === 'document')
     list.push(field('name', event.name ?? '[erased]'), field('media type', event.mediaType));
@@ -183,6 +185,7 @@ function recallUses(recalls) {
               ' ',
               h('q', {}, clip(use.query, 60)),
               use.actor ? ` by ${use.actor}` : '',
+              use.recordedBy ? ` · recorded by ${principalText(use.recordedBy)}` : '',
               ' · ',
               timeOf(use.timestamp),
             ),

@@ -48,9 +48,12 @@ async function loadState() {
   }
 }
 
+/** Shows why the state could not be read, and nothing of a state read before (another memory's). */
 export function renderStateError(error) {
   totals.textContent = errorText(error);
   totals.classList.add('error');
+  for (const list of [messages, documents, deleted]) clear(list);
+  stateAt.textContent = '';
 }
 
 /** The lists of a state page, as `page.next` and `totals` name them, and where each is drawn. */

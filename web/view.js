@@ -85,7 +85,15 @@ export function kindBadge(kind) {
   return h('span', { class: `kind kind-${kind}` }, kind);
 }
 
-/** The who/where line of an event: session, actor, source. */
+/** Who the server authenticated for an event: `name (via)`, or null when nobody was. */
+export function principalText(recordedBy) {
+  return recordedBy ? `${recordedBy.principal} (${recordedBy.via})` : null;
+}
+
+/**
+ * The who/where line of an event: session, actor (the client's claim), the principal the server
+ * authenticated, source.
+ */
 export function provenance(event) {
   const parts = [];
   if (event.sessionId)
@@ -93,7 +101,17 @@ export function provenance(event) {
       h('span', { class: 'meta-session', title: 'session' }, `session ${event.sessionId}`),
     );
   if (event.actor)
-    parts.push(h('span', { class: 'meta-actor', title: 'actor' }, `actor ${event.actor}`));
+    parts.push(
+      h('span', { class: 'meta-actor', title: 'actor (claimed)' }, `actor ${event.actor}`),
+    );
+  if (event.recordedBy)
+    parts.push(
+      h(
+        'span',
+        { class: 'meta-principal', title: 'recorded by (authenticated)' },
+        `by ${event.recordedBy.principal}`,
+      ),
+    );
   if (event.source && event.source !== 'unknown')
     parts.push(h('span', { title: 'source' }, `via ${event.source}`));
   return parts;

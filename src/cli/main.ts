@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
+import { registerAccessCommand } from './commands/access.command.js';
 import { registerAuditCommand } from './commands/audit.command.js';
 import { registerCheckpointCommand } from './commands/checkpoint.command.js';
 import { registerEraseCommand } from './commands/erase.command.js';
@@ -42,6 +43,18 @@ export function buildProgram(): Command {
         .default('./data/read-models.db'),
     )
     .option('--memory <id>', 'the memory to work on', DEFAULT_MEMORY_ID)
+    .addOption(
+      new Option(
+        '--server <url>',
+        'work through this running server instead of the store (audit, export, erase, access)',
+      ).env('MEMLEDGER_SERVER'),
+    )
+    .addOption(
+      new Option(
+        '--key <secret>',
+        'the access key (mlk_...), JWT or token to authenticate with (--server, mcp)',
+      ).env('MEMLEDGER_KEY'),
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerServeCommand(program);
@@ -56,6 +69,7 @@ export function buildProgram(): Command {
   registerKeygenCommand(program);
   registerWitnessCommand(program);
   registerCheckpointCommand(program);
+  registerAccessCommand(program);
   return program;
 }
 

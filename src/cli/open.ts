@@ -15,6 +15,7 @@ import {
   type StoreKind,
 } from '../store/open-store.js';
 import { openMemledger, type MemoryHandle } from '../memory/index.js';
+import { openGrantStore, type GrantStore } from '../access/index.js';
 
 /** The global options every command sees (see `memledger --help`). */
 export interface GlobalOptions {
@@ -26,6 +27,10 @@ export interface GlobalOptions {
   readonly memory: string;
   /** Read-model file of a store that cannot hold them. @defaultValue `./data/read-models.db` */
   readonly readModels: string;
+  /** A running server to work through instead of the store. @defaultValue `MEMLEDGER_SERVER` */
+  readonly server?: string;
+  /** The access key (or JWT, or token) to authenticate with. @defaultValue `MEMLEDGER_KEY` */
+  readonly key?: string;
 }
 
 /** The global options as seen from a (sub)command. */
@@ -91,6 +96,13 @@ export async function withStore<T>(
   work: (store: MemoryStore) => Promise<T>,
   options: OpenOptions = {},
 ): Promise<T> {
+  if (globalOptionsOf(command).server?.trim()) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `memledger ${command.name()} works on the store itself, not through --server; through a server use audit, export, erase or access.`,
+      { issues: [{ path: '--server', message: `not supported by ${command.name()}` }] },
+    );
+  }
   const config = storeConfigOf(command);
   if (options.mustExist && config.kind === 'sqlite' && !existsSync(config.path)) {
     throw new MemoryError(
@@ -138,5 +150,18 @@ export async function withMemory<T>(
       }
     },
     { mustExist: true, mustHaveEvents: true },
+  );
+}
+
+/**
+ * The grant store of the store the global options name: its SQLite file's (created when
+ * missing, so keys can exist before a server first starts) or its EventStoreDB node's.
+ */
+export function openGrantsOf(command: Command): Promise<GrantStore> {
+  const store = storeConfigOf(command);
+  return openGrantStore(
+    store.kind === 'eventstoredb'
+      ? { kind: 'eventstoredb', connectionString: store.connectionString }
+      : { kind: 'sqlite', path: store.kind === 'sqlite' ? store.path : ':memory:' },
   );
 }

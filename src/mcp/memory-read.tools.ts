@@ -5,7 +5,7 @@
  * memory, `recall` it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isContent } from '../core/index.js';
+import { isContent, type RecordedBy } from '../core/index.js';
 import { relativeScores } from '../read-models/index.js';
 import type { MemoryOf } from './memory-write.tools.js';
 import {
@@ -20,6 +20,11 @@ import { HistoryInput, SearchInput, StateAtInput } from './tool-inputs.schemas.j
 import { HistoryOutput, SearchOutput, StateAtOutput } from './tool-outputs.schemas.js';
 import { runTool, toolResult } from './tool-result.js';
 import { withheld, withholdDeleted } from './withheld-content.js';
+
+/** Who a recall was recorded by, as authenticated: `name (via)`, or `nobody authenticated`. */
+function byLine(by: RecordedBy): string {
+  return by === null ? 'nobody authenticated' : `${by.principal} (${by.via})`;
+}
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
 
@@ -39,7 +44,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const hits = await memory.search(args.query, {
           ...(args.asOfSeq === undefined ? {} : { asOfSeq: args.asOfSeq }),
           ...(args.limit === undefined ? {} : { limit: args.limit }),
@@ -75,7 +80,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const page = await memory.statePage({
           ...(args.upToSeq === undefined ? {} : { upToSeq: args.upToSeq }),
           ...(args.offset === undefined ? {} : { offset: args.offset }),
@@ -119,14 +124,14 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const { event, recalls, deletedBy, erasedBy } = await memory.history(args.id);
         const lines = [
           `${event.kind} ${event.id} in memory ${quoted(memory.memoryId)}: written at seq ${event.seq}, ${event.timestamp}, source ${quoted(event.source)}, actor ${quoted(event.actor ?? 'none')}.`,
           `Recalled ${recalls.length} time${recalls.length === 1 ? '' : 's'}${recalls.length ? ':' : '.'}`,
           ...recalls.map(
             (use) =>
-              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}`,
+              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}, recorded by ${quoted(byLine(use.recordedBy))}`,
           ),
           deletedBy === null ? 'Not deleted.' : `Deleted: ${deletionLine(deletedBy)}.`,
           ...(erasedBy === null

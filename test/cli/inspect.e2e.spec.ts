@@ -89,10 +89,10 @@ describe('memledger audit', () => {
     );
     expect(stdout).toContain('recalled: 1 time');
     expect(stdout).toContain(
-      `seq 3, 2024-03-02T08:00:00.000Z, query "api key", actor agent-7 (recall ${idOf(4)})`,
+      `seq 3, 2024-03-02T08:00:00.000Z, query "api key", actor agent-7, recorded by nobody authenticated (recall ${idOf(4)})`,
     );
     expect(stdout).toContain(
-      `deleted: seq 4, 2024-03-03T08:00:00.000Z, requested by user, actor none (deletion ${idOf(5)})`,
+      `deleted: seq 4, 2024-03-03T08:00:00.000Z, requested by user, actor none, recorded by nobody authenticated (deletion ${idOf(5)})`,
     );
     expect(stdout).toContain('reason: user asked to forget the key');
   });

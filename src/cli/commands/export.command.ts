@@ -7,8 +7,9 @@ import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { exportLine } from '../../store/codec.js';
 import type { EventLog } from '../../store/event-log.port.js';
-import { withLog } from '../open.js';
+import { globalOptionsOf, withLog } from '../open.js';
 import { writeFileAtomically, writeLine } from '../output.js';
+import { memoryPath, remoteOf, type Remote } from '../remote.js';
 
 interface ExportOptions {
   readonly out?: string;
@@ -28,9 +29,17 @@ export function registerExportCommand(program: Command): void {
 The output imports back with \`memledger import\`: into an empty memory it gives the same
 ids, timestamps and seqs. Each line carries "version", the schema version of its kind (a line
 without one is read as version 1, the shape memledger 0.1.0 wrote). Erased content comes out
-as its erasure marker (content, name, text null and "erased": true), never its words.`,
+as its erasure marker (content, name, text null and "erased": true), never its words. With
+--server, the server's export (GET .../export) is written instead: the key needs "read".`,
     )
     .action(async (options: ExportOptions, command: Command) => {
+      const remote = remoteOf(command);
+      if (remote) {
+        const path = memoryPath(globalOptionsOf(command).memory, 'export');
+        if (options.out === undefined) await copyExport(remote, path, process.stdout);
+        else await writeFileAtomically(options.out, (stream) => copyExport(remote, path, stream));
+        return;
+      }
       await withLog(
         command,
         async (log) => {
@@ -43,6 +52,14 @@ as its erasure marker (content, name, text null and "erased": true), never its w
         { mustExist: true, mustHaveEvents: true },
       );
     });
+}
+
+/** The server's export (the same JSON Lines), copied as it arrives. */
+async function copyExport(remote: Remote, path: string, stream: Writable): Promise<void> {
+  const body = await remote.stream(path);
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    if (!stream.write(chunk)) await new Promise((resolve) => stream.once('drain', resolve));
+  }
 }
 
 async function writeLog(log: EventLog, stream: Writable): Promise<void> {
