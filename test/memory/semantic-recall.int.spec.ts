@@ -74,15 +74,15 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
     expect((await memory.getEvent(semantic.recall.id)).event).toEqual(semantic.recall);
   });
 
-  it('finds by spelling what BM25 misses ("pony" for "ponies"), and a writer finds its own writes', async () => {
+  it('finds by spelling what BM25 misses (the typo "ponnies" for "ponies", which stemming does not mend), and a writer finds its own writes', async () => {
     const memory = await open().memory();
     const written = await memory.recordMessage({
       speaker: 'user',
       content: 'the ponies are in the paddock',
     });
     await memory.recordMessage({ speaker: 'user', content: 'the deploy key rotates on Fridays' });
-    expect((await memory.recall({ query: 'pony', mode: 'lexical' })).items).toEqual([]);
-    const { items } = await memory.recall({ query: 'pony', mode: 'semantic', limit: 1 });
+    expect((await memory.recall({ query: 'ponnies', mode: 'lexical' })).items).toEqual([]);
+    const { items } = await memory.recall({ query: 'ponnies', mode: 'semantic', limit: 1 });
     expect(items.map((i) => i.id)).toEqual([written.id]);
   });
 
