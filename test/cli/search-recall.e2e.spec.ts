@@ -41,11 +41,12 @@ afterAll(async () => {
 });
 
 describe('memledger search and recall', () => {
+  // Typos stemming does not mend: words alone find nothing.
   it('search finds by spelling in semantic mode what lexical misses, writing nothing', async () => {
-    const lexical = await cli(['search', 'ponys paddocks', '--mode', 'lexical']);
+    const lexical = await cli(['search', 'ponnies padocks', '--mode', 'lexical']);
     expect(lexical).toMatchObject({ code: 0, stdout: '' });
     const semantic = await cli(
-      ['search', 'ponys paddocks', '--mode', 'semantic', '--limit', '1'],
+      ['search', 'ponnies padocks', '--mode', 'semantic', '--limit', '1'],
       withEmbedder(),
     );
     expect(semantic.code).toBe(0);
@@ -57,16 +58,18 @@ describe('memledger search and recall', () => {
   });
 
   it('recall appends a Recall recording how it retrieved, and says so', async () => {
-    const run = await cli(['recall', 'ponys paddocks', '--limit', '1', '--json'], withEmbedder());
+    const run = await cli(['recall', 'ponnies padocks', '--limit', '1', '--json'], withEmbedder());
     expect(run.code).toBe(0);
     const { recall, items } = JSON.parse(run.stdout) as {
-      recall: { seq: number; source: string; retrieval: unknown };
+      recall: { seq: number; source: string; retrieval: unknown; recordedBy: unknown };
       items: { id: string }[];
     };
     expect(recall).toMatchObject({
       seq: 2,
       source: 'cli',
       retrieval: { method: 'hybrid', model: 'loopback-embed', dimensions: 64 },
+      // On the store itself the command line vouches for the user who ran it.
+      recordedBy: { principal: expect.any(String) as string, via: 'local' },
     });
     expect(items.map((i) => i.id)).toEqual([idOf(1)]);
     const audit = await cli(['audit', idOf(1)]);

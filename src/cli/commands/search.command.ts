@@ -9,6 +9,7 @@ import { Option, type Command } from 'commander';
 import { isErased, RecallMode, type ContentEvent, type Sequenced } from '../../core/index.js';
 import type { RecallResult, SearchResult } from '../../memory/index.js';
 import { globalOptionsOf, withMemory } from '../open.js';
+import { operator } from '../operator.js';
 import { preview, printLines } from '../output.js';
 import { integerAtLeast } from '../parse-options.js';
 import { memoryPath, remoteOf } from '../remote.js';
@@ -85,7 +86,10 @@ export function registerSearchCommands(program: Command): void {
         await print(await remote.post<RecallResult>(path, request));
         return;
       }
-      await withMemory(command, async (memory) => print(await memory.recall(request)));
+      // On the store itself the command line vouches for its user; a server records its caller.
+      await withMemory(command, async (memory) =>
+        print(await memory.recall({ ...request, recordedBy: operator() })),
+      );
     });
 }
 
