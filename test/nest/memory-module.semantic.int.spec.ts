@@ -43,7 +43,7 @@ describe.each(nestStoreKinds())('MemoryModule semantic recall on $name', (kind) 
       }),
     );
     const semantic = await commands.execute(
-      new RecallCommand(undefined, { query: 'pony', mode: 'semantic', limit: 1 }),
+      new RecallCommand(undefined, { query: 'ponnies', mode: 'semantic', limit: 1 }),
     );
     expect(semantic.recall.retrieval).toEqual({
       method: 'semantic',
@@ -52,15 +52,16 @@ describe.each(nestStoreKinds())('MemoryModule semantic recall on $name', (kind) 
       fusion: null,
     });
     expect(semantic.items.map((i) => i.id)).toEqual([pony.id]);
-    const hybrid = await commands.execute(new RecallCommand(undefined, { query: 'pony' }));
+    const hybrid = await commands.execute(new RecallCommand(undefined, { query: 'ponnies' }));
     expect(hybrid.recall.retrieval.method).toBe('hybrid');
     const hits = await queries.execute(
-      new SearchMemoryQuery(undefined, 'pony', { mode: 'semantic', limit: 1 }),
+      new SearchMemoryQuery(undefined, 'ponnies', { mode: 'semantic', limit: 1 }),
     );
     expect(hits.map((h) => h.id)).toEqual([pony.id]);
     const lexical = await queries.execute(
-      new SearchMemoryQuery(undefined, 'pony', { mode: 'lexical' }),
+      new SearchMemoryQuery(undefined, 'ponnies', { mode: 'lexical' }),
     );
+    // A typo stemming does not mend: words alone find nothing.
     expect(lexical).toEqual([]);
     const history = await queries.execute(new GetItemHistoryQuery(undefined, pony.id));
     expect(history.recalls.map((r) => r.retrieval.method)).toEqual(['semantic', 'hybrid']);
