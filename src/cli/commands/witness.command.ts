@@ -9,7 +9,7 @@ import { SIGNATURE_TYPE, parseVerifierKey } from '../../verify/index.js';
 import { integerAtLeast } from '../parse-options.js';
 
 interface WitnessOptions {
-  readonly key: string;
+  readonly keyFile: string;
   readonly state: string;
   readonly log: string[];
   readonly port: number;
@@ -25,7 +25,7 @@ export function registerWitnessCommand(program: Command): void {
     .description(
       "run a witness that cosigns a log's checkpoints only when they are consistent (C2SP tlog-witness)",
     )
-    .requiredOption('--key <file>', 'the witness key file (memledger keygen --witness)')
+    .requiredOption('--key-file <file>', 'the witness key file (memledger keygen --witness)')
     .requiredOption(
       '--state <file>',
       'the SQLite file holding the last checkpoint cosigned per origin',
@@ -43,7 +43,7 @@ bad or missing log signature, 404 for an unknown origin, 400 for a malformed req
 GET /<sha256 hex of origin>/checkpoint serves the last note it cosigned.`,
     )
     .action(async (options: WitnessOptions) => {
-      const key = loadKeyFile(options.key, SIGNATURE_TYPE.cosignature);
+      const key = loadKeyFile(options.keyFile, SIGNATURE_TYPE.cosignature);
       const logs = await Promise.all(
         options.log.map((line) => parseVerifierKey(line.trim(), SIGNATURE_TYPE.ed25519)),
       );
