@@ -29,6 +29,7 @@ const ABOVE_DB = [
   'keys',
   'store',
   'read-models',
+  'projections',
   'memory',
   'nest',
   'mcp',
@@ -112,8 +113,13 @@ export default tseslint.config(
     ['src/keys/**/*.ts'],
     upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
   ),
-  layer(['src/store/**/*.ts'], upperLayers('read-models', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(
+    ['src/store/**/*.ts'],
+    upperLayers('read-models', 'projections', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
   layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
+  // src/projections (derived data behind the projection port) sits on store, tlog and verify.
+  layer(['src/projections/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
@@ -148,6 +154,7 @@ export default tseslint.config(
       'keys',
       'store',
       'read-models',
+      'projections',
       'memory',
       'nest',
       'mcp',
