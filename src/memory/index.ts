@@ -4,6 +4,7 @@ export * from './memory-handle.js';
 export * from './memory.types.js';
 export * from './retriever.js';
 export * from './retention.js';
+export * from './verifiable-log.js';
 export { pageOfState } from './state-page.js';
 export type {
   CleanupBacklog,

@@ -14,12 +14,19 @@ import {
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
+import { openSqliteFile, type SqliteFile } from '../db/sqlite-file.js';
+import { openCatchUpRuntime, treeProjection } from '../projections/tree/index.js';
+import type { CheckpointArchive } from '../store/checkpoint-archive.port.js';
 import type { MemoryStore } from '../store/event-log.port.js';
+import { inMemoryCheckpointArchive } from '../store/in-memory/in-memory.checkpoint-archive.js';
+import { sqliteCheckpointArchive } from '../store/sqlite/sqlite.checkpoint-archive.js';
+import { WitnessClient, defaultLogName, type LogIdentity } from '../tlog/index.js';
 import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
 import { bm25Retriever, type Retriever } from './retriever.js';
+import { VerifiableLog } from './verifiable-log.js';
 
 /** Options of {@link openMemledger}. */
 export interface MemledgerOptions {
@@ -75,6 +82,13 @@ export interface MemledgerOptions {
    * @defaultValue `console.warn`
    */
   readonly onNotice?: (notice: string) => void;
+  /**
+   * The verifiable log's identity: its name, the key that signs checkpoints and the witnesses
+   * that cosign them (`logIdentityFromEnv()` reads `MEMLEDGER_LOG_KEY`, `MEMLEDGER_LOG_NAME` and
+   * `MEMLEDGER_WITNESSES`). Without a signer, roots and proofs are served unsigned.
+   * @defaultValue unsigned, named `<host name>/memledger`, no witnesses
+   */
+  readonly log?: LogIdentity;
 }
 
 /** Every memory of one store, with their read models. */
@@ -96,6 +110,8 @@ export interface Memledger {
    * undefined on one that cannot erase.
    */
   readonly erasureCleanup: ErasureCleanup | undefined;
+  /** Checkpoints and proofs of every memory (each memory handle offers its own). */
+  readonly verifiableLog: VerifiableLog;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
 }
@@ -122,6 +138,12 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
+  const projections = openProjections(store, options.readModels ?? ':memory:');
+  const identity = options.log ?? { name: defaultLogName(), witnesses: [] };
+  const verifiableLog = new VerifiableLog(identity, projections.runtime, archiveOf(store), {
+    ...(identity.witnesses.length > 0 ? { witnesses: new WitnessClient(identity.witnesses) } : {}),
+    onNotice: notice,
+  });
   const settings: MemorySettings = {
     defaults: options.defaults ?? {},
     retriever: options.retriever ?? bm25Retriever,
@@ -129,6 +151,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     recallRetries: options.recallRetries ?? 100,
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
+    verifiableLog,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
@@ -169,6 +192,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     description: store.description,
     readModels: db.location,
     erasureCleanup: cleanup,
+    verifiableLog,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
       return memory(memoryId);
@@ -185,8 +209,30 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       for (const memoryId of [...open.keys()]) closeMemory(memoryId);
       if (options.closeStore !== false) await store.close();
       db.close();
+      projections.file?.close();
     },
   };
+}
+
+/**
+ * The projections memledger drives itself (the tree) and the file they live on: the store's own
+ * (SQLite), else the read models' file, on a connection of their own.
+ */
+function openProjections(store: MemoryStore, path: string) {
+  const file: SqliteFile | undefined = store.embedded
+    ? undefined
+    : openSqliteFile({ path, role: 'projection file', synchronous: 'NORMAL' });
+  const runtime = openCatchUpRuntime(store, store.embedded?.database ?? file!.db);
+  runtime.register(treeProjection);
+  return { runtime, file };
+}
+
+/** Where signed checkpoints are kept: the store's own archive, its file, else process memory. */
+function archiveOf(store: MemoryStore): CheckpointArchive {
+  if (store.checkpoints) return store.checkpoints;
+  return store.embedded
+    ? sqliteCheckpointArchive(store.embedded.database)
+    : inMemoryCheckpointArchive();
 }
 
 /** What the scrub on open did, in one line for the operator's log. */

@@ -10,6 +10,7 @@ import type {
 import type { RecallUse } from '../read-models/index.js';
 import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
 import type { Retriever } from './retriever.js';
+import type { VerifiableLog } from './verifiable-log.js';
 
 /** Fields every command may carry. */
 export interface CommandContext {
@@ -82,4 +83,6 @@ export interface MemorySettings {
   readonly retrieverTimeoutMs: number;
   /** The erasures' clean-up, on a store whose content is sealed (the only one that erases). */
   readonly cleanup: ErasureCleanup | undefined;
+  /** Checkpoints and proofs of the store's memories. */
+  readonly verifiableLog: VerifiableLog;
 }

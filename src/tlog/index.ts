@@ -14,6 +14,13 @@ export { InMemoryTree } from './in-memory-tree.js';
 export { runMonitor, type MonitorOptions, type MonitorReport } from './monitor/monitor.js';
 export { loadKeyFile, logKeyFromEnv, writeKeyFile } from './key-file.js';
 export {
+  defaultLogName,
+  logIdentityFromEnv,
+  logIdentityLine,
+  logNameFor,
+  type LogIdentity,
+} from './log-identity.js';
+export {
   generateSigner,
   parsePrivateKeyLine,
   signerFromSeed,

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { EventLog } from '../../src/store/event-log.port.js';
-import type { ProjectionContext } from '../../src/store/projection.port.js';
+import type { ProjectedEvent, ProjectionContext } from '../../src/store/projection.port.js';
 import { leafInputOf, treeProjection, type TreeHandler } from '../../src/projections/tree/index.js';
 import {
   emptyRoot,
@@ -40,7 +40,7 @@ export async function drive(
   log: EventLog,
   batch = 7,
 ): Promise<void> {
-  const events = [];
+  const events: ProjectedEvent[] = [];
   for await (const projected of log.readProjected({ fromSeq: tree.checkpoint(log.memoryId) + 1 }))
     events.push(projected);
   for (let at = 0; at < events.length; at += batch)

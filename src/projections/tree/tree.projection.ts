@@ -49,8 +49,13 @@ export interface TreeHandler extends ProjectionHandler {
   leafHash(memoryId: string, seq: number): Buffer;
 }
 
+/** A projection whose handler is the tree's. */
+export interface TreeProjection extends Projection {
+  open(context: ProjectionContext): TreeHandler;
+}
+
 /** The tree projection (`tree`, layout version 1). */
-export const treeProjection: Projection & { open(context: ProjectionContext): TreeHandler } = {
+export const treeProjection: TreeProjection = {
   name: 'tree',
   version: 1,
   tables: [TREE_ROWS_TABLE],
