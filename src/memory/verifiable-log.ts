@@ -21,6 +21,7 @@ import type {
 import type { EventLog } from '../store/event-log.port.js';
 import {
   assertExtends,
+  logIdentityLine,
   signCheckpoint,
   type LogIdentity,
   type TreeHead,
@@ -81,6 +82,11 @@ export class VerifiableLog {
   /** The log name, first part of every origin. */
   get name(): string {
     return this.identity.name;
+  }
+
+  /** One line for the operator at start: who signs and who witnesses, or that nothing is signed. */
+  get description(): string {
+    return logIdentityLine(this.identity);
   }
 
   /** The verifier key line of the signing key, or undefined when the log is unsigned. */
@@ -184,6 +190,8 @@ export class VerifiableLog {
     head: TreeHead,
     tree: TreeHandler,
   ): Promise<string> {
+    // The empty tree's checkpoint is the same for every memory: signed, never kept.
+    if (head.size === 0) return this.sign(series, head);
     for (let attempt = 0; attempt < KEEP_ATTEMPTS; attempt++) {
       const latest = await this.archive.latest(series);
       if (latest !== undefined && head.size <= latest.size)
@@ -247,6 +255,11 @@ export class VerifiableLog {
     } catch (error) {
       throw this.loud(error);
     }
+    return this.sign(series, head);
+  }
+
+  /** The note of `head`, with no check against earlier ones (the caller made it). */
+  private sign(series: CheckpointSeries, head: TreeHead): string {
     return signCheckpoint(this.identity.signer!, {
       origin: series.origin,
       head,

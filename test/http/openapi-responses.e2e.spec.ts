@@ -72,7 +72,8 @@ describe('documented responses', () => {
         const statuses = Object.keys(operation.responses);
         expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
         expect(statuses).toEqual(expect.arrayContaining(['500', '503']));
-        if (path !== '/api/memories') expect(statuses).toContain('400');
+        // The two routes that take no input at all.
+        if (path !== '/api/memories' && path !== '/api/log-key') expect(statuses).toContain('400');
       }
     }
   });
@@ -129,6 +130,12 @@ describe('documented responses', () => {
       [`${m}/events`, `/api/memories/${'x'.repeat(129)}/events`, 400],
       [`${m}/events/{id}`, `${url}/events/${UNKNOWN_ID}`, 404],
       [`${m}/items/{id}/history`, `${url}/items/${UNKNOWN_ID}/history`, 404],
+      [`${m}/proofs/inclusion`, `${url}/proofs/inclusion?seq=0&size=2`, 200],
+      [`${m}/proofs/consistency`, `${url}/proofs/consistency?from=1&to=3`, 200],
+      [`${m}/proofs/inclusion`, `${url}/proofs/inclusion?seq=x`, 400],
+      [`${m}/proofs/inclusion`, `${url}/proofs/inclusion?seq=0&size=999`, 404],
+      [`${m}/proofs/consistency`, `${url}/proofs/consistency?from=2&to=1`, 400],
+      [`${m}/proofs/consistency`, `${url}/proofs/consistency?from=0&to=999`, 404],
     ];
     for (const [path, target, status] of reads) {
       expect([target, (await answer('get', path, target)).status]).toEqual([target, status]);
@@ -163,12 +170,32 @@ describe('documented responses', () => {
     expect(query(`${m}/search`)).toEqual({ q: 'string', upToSeq: 'integer', limit: 'integer' });
     expect(query(`${m}/events`)).toEqual({ fromSeq: 'integer', limit: 'integer' });
     expect(query(`${m}/events/stream`)).toEqual({ fromSeq: 'integer', access_token: 'string' });
+    expect(query(`${m}/checkpoint`)).toEqual({ size: 'integer' });
+    expect(query(`${m}/proofs/inclusion`)).toEqual({ seq: 'integer', size: 'integer' });
+    expect(query(`${m}/proofs/consistency`)).toEqual({ from: 'integer', to: 'integer' });
   });
 
   it('documents the export as JSON Lines and the stream as Server-Sent Events', () => {
     const media = (path: string) => Object.keys(doc.paths[path]!.get.responses['200']!.content!);
     expect(media(`${m}/export`)).toEqual(['application/x-ndjson']);
     expect(media(`${m}/events/stream`)).toEqual(['text/event-stream']);
+  });
+
+  it('documents the checkpoint and the log key as text, with their error answers', async () => {
+    const media = (path: string) => Object.keys(doc.paths[path]!.get.responses['200']!.content!);
+    expect(media(`${m}/checkpoint`)).toEqual(['text/plain']);
+    expect(media('/api/log-key')).toEqual(['text/plain']);
+    const checkpoint = await request(t.server).get('/api/memories/docs-text/checkpoint');
+    expect([checkpoint.status, checkpoint.type]).toEqual([200, 'text/plain']);
+    const errors: [string, string, number][] = [
+      [`${m}/checkpoint`, '/api/memories/docs-text/checkpoint?size=5', 404],
+      [`${m}/checkpoint`, '/api/memories/docs-text/checkpoint?size=x', 400],
+      ['/api/log-key', '/api/log-key', 404],
+    ];
+    for (const [path, url, status] of errors) {
+      const res = await answer('get', path, url);
+      expect([url, res.status]).toEqual([url, status]);
+    }
   });
 
   it('declares a relative server and no security when no token is set', () => {

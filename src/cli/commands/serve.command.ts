@@ -30,15 +30,15 @@ set, protects every /api route. The server serves every memory; SIGINT/SIGTERM s
     )
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded only here, so the other commands do not start up the NestJS application code.
-      const { httpConfigFromEnv, startServer } = await import('../../http/index.js');
+      const { appConfigFromEnv, startServer } = await import('../../http/index.js');
       const server = await startServer({
-        ...httpConfigFromEnv(),
+        ...(await appConfigFromEnv()),
         store: storeConfigOf(command),
         host: options.host,
         port: options.port,
       });
       process.stdout.write(
-        `memledger listening on ${server.url} (store: ${server.memledger.description})\n`,
+        `memledger listening on ${server.url} (store: ${server.memledger.description})\n${server.memledger.verifiableLog.description}\n`,
       );
     });
 }
