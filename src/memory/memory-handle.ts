@@ -54,11 +54,7 @@ import type {
 import { lookUpItem } from './item-lookup.js';
 import { auditableRecall } from './recall.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
-import type {
-  CheckpointNote,
-  ConsistencyProofJson,
-  InclusionProofJson,
-} from './verifiable-log.js';
+import type { CheckpointNote, ConsistencyProofJson, InclusionProofJson } from './verifiable-log.js';
 
 /** The recalls an item's history lists at most (its total is in the recall statistics). */
 export const HISTORY_RECALLS = 1000;
