@@ -299,6 +299,11 @@ export class MemoryHandle {
     return this.settings.verifiableLog.checkpoint(this.log, options.size);
   }
 
+  /** The verifier key line checkpoints are signed under; undefined when the log is unsigned. */
+  get logKey(): string | undefined {
+    return this.settings.verifiableLog.logKey;
+  }
+
   /**
    * The proof that the event at `seq` is leaf `seq` of the tree of `size` leaves (default: the
    * head): its leaf bytes (memledger/leaf/v1), leaf hash and RFC 9162 inclusion path, base64.

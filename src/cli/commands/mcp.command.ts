@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { openMemledger } from '../../memory/index.js';
+import { logIdentityFromEnv } from '../../tlog/index.js';
 import { globalOptionsOf, withStore } from '../open.js';
 
 /**
@@ -37,8 +38,10 @@ stops when stdin closes or on SIGINT/SIGTERM.`,
       const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
       const { createMcpServer } = await import('../../mcp/index.js');
       const { memory, readModels } = globalOptionsOf(command);
+      // Receipts are signed by the same key, under the same name, as the server's checkpoints.
+      const log = await logIdentityFromEnv();
       await withStore(command, async (store) => {
-        const memledger = openMemledger({ store, closeStore: false, readModels });
+        const memledger = openMemledger({ store, closeStore: false, readModels, log });
         const server = createMcpServer(memledger, { memoryId: memory });
         const transport = new StdioServerTransport();
         const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
@@ -49,7 +52,7 @@ stops when stdin closes or on SIGINT/SIGTERM.`,
         try {
           await server.connect(transport);
           process.stderr.write(
-            `memledger mcp: serving memory ${memory} over stdio (store: ${memledger.description})\n`,
+            `memledger mcp: serving memory ${memory} over stdio (store: ${memledger.description})\n${memledger.verifiableLog.description}\n`,
           );
           await closed;
         } finally {
