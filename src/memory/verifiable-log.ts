@@ -107,7 +107,7 @@ export class VerifiableLog {
     const head = { size: n, root: tree.root(log.memoryId, n) };
     const series = { memoryId: log.memoryId, origin: this.origin(log.memoryId) };
     const note = this.identity.signer
-      ? await this.inTurn(log.memoryId, () => this.signed(series, head, tree))
+      ? await this.inTurn(log.memoryId, () => this.signed(series, head, tree, size === undefined))
       : formatCheckpoint({ origin: series.origin, size: n, root: head.root, extensions: [] });
     return {
       note,
@@ -144,9 +144,22 @@ export class VerifiableLog {
     return { from, to: n, path: tree.consistencyPath(log.memoryId, from, n).map(base64) };
   }
 
+  /** The tree at the log's head; refused loudly when it holds leaves the log lost since. */
   private async advance(log: EventLog): Promise<TreeHandler> {
     await this.runtime.advance(log.memoryId);
-    return this.runtime.handler<TreeHandler>('tree')!;
+    const tree = this.runtime.handler<TreeHandler>('tree')!;
+    const head = (await log.lastSeq()) ?? -1;
+    const held = tree.checkpoint(log.memoryId);
+    if (held > head) {
+      throw this.loud(
+        new MemoryError(
+          'LOG_INVARIANT_VIOLATED',
+          `The log of memory ${log.memoryId} ends at seq ${head}, but its tree holds leaves up to seq ${held}: events were removed from the log after they were appended.`,
+          { details: { memoryId: log.memoryId, head, tree: held } },
+        ),
+      );
+    }
+    return tree;
   }
 
   /** The leaf of the event at `seq`, refused loudly when the tree recorded another one. */
@@ -189,11 +202,21 @@ export class VerifiableLog {
     series: CheckpointSeries,
     head: TreeHead,
     tree: TreeHandler,
+    atHead: boolean,
   ): Promise<string> {
     // The empty tree's checkpoint is the same for every memory: signed, never kept.
     if (head.size === 0) return this.sign(series, head);
     for (let attempt = 0; attempt < KEEP_ATTEMPTS; attempt++) {
       const latest = await this.archive.latest(series);
+      if (atHead && latest !== undefined && head.size < latest.size) {
+        throw this.loud(
+          new MemoryError(
+            'CHECKPOINT_INCONSISTENT',
+            `Refusing to sign ${series.origin}: its log holds ${head.size} events, but a checkpoint of size ${latest.size} was signed before; the log lost events since.`,
+            { details: { origin: series.origin, size: head.size, signed: latest.size } },
+          ),
+        );
+      }
       if (latest !== undefined && head.size <= latest.size)
         return this.earlier(series, head, latest, tree);
       const proof = latest ? tree.consistencyPath(series.memoryId, latest.size, head.size) : [];

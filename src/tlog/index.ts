@@ -11,6 +11,7 @@ export {
   type TreeHead,
 } from './checkpoint-signing.js';
 export { InMemoryTree } from './in-memory-tree.js';
+export { MerkleFrontier } from './merkle-frontier.js';
 export { runMonitor, type MonitorOptions, type MonitorReport } from './monitor/monitor.js';
 export { loadKeyFile, logKeyFromEnv, writeKeyFile } from './key-file.js';
 export {

@@ -10,4 +10,8 @@ export {
   type TreeHandler,
   type TreeProjection,
 } from './tree.projection.js';
-export { openCatchUpRuntime, type ProjectionRuntime } from './tree-catch-up.runtime.js';
+export {
+  openCatchUpRuntime,
+  recordedTree,
+  type ProjectionRuntime,
+} from './tree-catch-up.runtime.js';

@@ -14,6 +14,7 @@ import type {
   ProjectionContext,
   ProjectionHandler,
 } from '../../store/projection.port.js';
+import { TREE_ROWS_TABLE, treeProjection, type TreeHandler } from './tree.projection.js';
 
 /** Events read and applied per write transaction. */
 const BATCH = 2000;
@@ -30,12 +31,33 @@ export interface ProjectionRuntime {
   handler<H extends ProjectionHandler>(name: string): H | undefined;
 }
 
+const MEMORIES_TABLE = `CREATE TABLE IF NOT EXISTS tree_memories (
+  key INTEGER PRIMARY KEY,
+  memory_id TEXT NOT NULL UNIQUE
+) STRICT`;
+
+/**
+ * The tree `db` holds for `memoryId`, as it stands (nothing applied, nothing created), or
+ * undefined when the file holds none: what a verifier compares the log with.
+ */
+export function recordedTree(
+  db: Database.Database,
+  memoryId: string,
+): { readonly tree: TreeHandler; readonly memoryId: string } | undefined {
+  const has = (name: string) =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name);
+  if (!has('tree_memories') || !has(TREE_ROWS_TABLE)) return undefined;
+  const key = db
+    .prepare<[string], number>('SELECT key FROM tree_memories WHERE memory_id = ?')
+    .pluck()
+    .get(memoryId);
+  if (key === undefined) return undefined;
+  return { tree: treeProjection.open({ db, memoryKey: () => key }), memoryId };
+}
+
 /** A catch-up runtime for `store`'s logs on `db`. */
 export function openCatchUpRuntime(store: MemoryStore, db: Database.Database): ProjectionRuntime {
-  db.exec(`CREATE TABLE IF NOT EXISTS tree_memories (
-    key INTEGER PRIMARY KEY,
-    memory_id TEXT NOT NULL UNIQUE
-  ) STRICT`);
+  db.exec(MEMORIES_TABLE);
   const find = db
     .prepare<[string], number>('SELECT key FROM tree_memories WHERE memory_id = ?')
     .pluck();
