@@ -56,14 +56,43 @@ export async function auditCheckpoint(audit: CheckpointAudit): Promise<AuditRepo
     if (!isVerifyError(error)) throw error;
     return violation(`[${error.code}]: the saved checkpoint does not verify: ${error.message}`);
   }
-  const { size } = checkpoint;
+  const walked = await walk(audit.leaves, checkpoint.size, usableTree(audit.recorded, checkpoint));
+  if ('ok' in walked) return walked;
+  const { frontier, rootAtSize, firstDiffering } = walked;
+  const { size, origin } = checkpoint;
+  if (rootAtSize?.equals(checkpoint.root)) return extended(checkpoint, frontier);
+  if (firstDiffering !== undefined) return leafDiffers(firstDiffering, size);
+  if (rootAtSize === undefined) {
+    return violation(
+      `[LOG_TRUNCATED] at seq ${frontier.size}: the log holds ${frontier.size} events; the checkpoint ${origin} at size ${size} signed ${size}.`,
+    );
+  }
+  return violation(
+    `[ROOT_DIFFERS]: the root differs: the log's first ${size} events give root ${toBase64(rootAtSize)}, the checkpoint ${origin} signed ${toBase64(checkpoint.root)} (the history was rewritten).`,
+  );
+}
+
+interface Walked {
+  readonly frontier: MerkleFrontier;
+  /** The root of the first `size` leaves, undefined when the log holds fewer. */
+  readonly rootAtSize: Buffer | undefined;
+  /** The first seq below `size` whose leaf is not the recorded tree's. */
+  readonly firstDiffering: number | undefined;
+}
+
+/** Streams every leaf once; a gap or an event that does not decode ends it as a violation. */
+async function walk(
+  leaves: AsyncIterable<AuditedLeaf>,
+  size: number,
+  recorded: RecordedTree | undefined,
+): Promise<Walked | AuditReport> {
   const frontier = new MerkleFrontier();
   let rootAtSize = size === 0 ? frontier.root() : undefined;
   let firstDiffering: number | undefined;
-  const recorded = usableTree(audit.recorded, checkpoint);
   try {
-    for await (const leaf of audit.leaves) {
+    for await (const leaf of leaves) {
       if (leaf.seq !== frontier.size) {
+        if (firstDiffering !== undefined) return leafDiffers(firstDiffering, size);
         return violation(
           `[LOG_GAP] at seq ${frontier.size}: the log has no event at seq ${frontier.size} (the next one is at seq ${leaf.seq}).`,
         );
@@ -81,27 +110,23 @@ export async function auditCheckpoint(audit: CheckpointAudit): Promise<AuditRepo
       `[EVENT_DECODE_FAILED]${typeof seq === 'number' ? ` at seq ${seq}` : ''}: ${error.message}`,
     );
   }
-  const held = frontier.size;
-  if (rootAtSize === undefined) {
-    return violation(
-      `[LOG_TRUNCATED] at seq ${held}: the log holds ${held} events; the checkpoint ${checkpoint.origin} at size ${size} signed ${size}.`,
-    );
-  }
-  if (!rootAtSize.equals(checkpoint.root)) {
-    if (firstDiffering !== undefined) {
-      return violation(
-        `[LEAF_DIFFERS] at seq ${firstDiffering}: the event at seq ${firstDiffering} is not the one whose leaf the tree recorded and the checkpoint at size ${size} signed.`,
-      );
-    }
-    return violation(
-      `[ROOT_DIFFERS]: the root differs: the log's first ${size} events give root ${toBase64(rootAtSize)}, the checkpoint ${checkpoint.origin} signed ${toBase64(checkpoint.root)} (the history was rewritten).`,
-    );
-  }
+  return { frontier, rootAtSize, firstDiffering };
+}
+
+function leafDiffers(seq: number, size: number): AuditReport {
+  return violation(
+    `[LEAF_DIFFERS] at seq ${seq}: the event at seq ${seq} is not the one whose leaf the tree recorded and the checkpoint at size ${size} signed.`,
+  );
+}
+
+/** The report of a log that extends the checkpoint. */
+function extended(checkpoint: VerifiedCheckpoint, frontier: MerkleFrontier): AuditReport {
   const witnesses = checkpoint.cosignatures.map((c) => c.key.name);
+  const held = frontier.size;
   return {
     ok: true,
     lines: [
-      `ok: the checkpoint ${checkpoint.origin} at size ${size} verifies${witnesses.length ? ` (cosigned by ${witnesses.join(', ')})` : ''}; the log holds ${held} events and extends it (root at ${held}: ${toBase64(frontier.root())}).`,
+      `ok: the checkpoint ${checkpoint.origin} at size ${checkpoint.size} verifies${witnesses.length ? ` (cosigned by ${witnesses.join(', ')})` : ''}; the log holds ${held} events and extends it (root at ${held}: ${toBase64(frontier.root())}).`,
     ],
   };
 }
