@@ -26,10 +26,11 @@ const frameworkAndIo = [
 // Every folder above src/core and src/db (both sit at the bottom and import none of these).
 const ABOVE_DB = [
   'tlog',
+  'access',
   'keys',
   'store',
-  'read-models',
   'projections',
+  'read-models',
   'memory',
   'nest',
   'mcp',
@@ -111,23 +112,69 @@ export default tseslint.config(
   // src/keys (per-item data keys, the master key) sits on the core; stores seal with it.
   layer(
     ['src/keys/**/*.ts'],
-    upperLayers('store', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli', 'telemetry'),
+    upperLayers(
+      'access',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
   ),
   layer(
     ['src/store/**/*.ts'],
-    upperLayers('read-models', 'projections', 'memory', 'nest', 'mcp', 'http', 'cli'),
+    upperLayers('access', 'projections', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
   ),
-  layer(['src/read-models/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
-  // src/projections (derived data behind the projection port) sits on store, tlog and verify.
-  layer(['src/projections/**/*.ts'], upperLayers('memory', 'nest', 'mcp', 'http', 'cli')),
-  layer(['src/memory/**/*.ts'], upperLayers('nest', 'mcp', 'http', 'cli')),
+  // src/projections: derived data behind the store's projection port; the facade registers them.
+  layer(
+    ['src/projections/**/*.ts'],
+    upperLayers('access', 'read-models', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
+  // src/access (keys, grants, JWT, the pure authorize) sits on the core and db: the surfaces
+  // above enforce it; nothing below knows who is asking.
+  layer(
+    ['src/access/**/*.ts'],
+    upperLayers(
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
+  layer(['src/read-models/**/*.ts'], upperLayers('access', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  layer(['src/memory/**/*.ts'], upperLayers('access', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
   // and their wiring belong to the application (src/http), never to what a library user imports.
+  // It sits on the core only: every layer above may trace (the facade's wrappers are in
+  // src/memory/traced).
   layer(
     ['src/telemetry/**/*.ts'],
     [
-      ...upperLayers('nest', 'mcp', 'http', 'cli'),
+      ...upperLayers(
+        'db',
+        'access',
+        'tlog',
+        'keys',
+        'store',
+        'projections',
+        'read-models',
+        'memory',
+        'nest',
+        'mcp',
+        'http',
+        'cli',
+      ),
       {
         group: ['@opentelemetry/*', '!@opentelemetry/api'],
         message: 'The library depends on @opentelemetry/api only; the SDK is wired in src/http.',

@@ -6,6 +6,7 @@
  * `npm run bench -- --quick` runs each at a small size (minutes, for a smoke check);
  * `npm run bench -- --large` adds the 10 M-event memory open (long: it builds the file first).
  */
+import { benchAccess } from './access.bench.js';
 import { benchDisk } from './disk.bench.js';
 import { benchEventStoreDbAppend } from './eventstoredb-append.bench.js';
 import { benchIdleMemories } from './idle-memories.bench.js';
@@ -42,6 +43,9 @@ await bench('disk', () => benchDisk(quick ? 10_000 : 100_000));
 await bench('recall', () => benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 300));
 await bench('search', () => benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300));
 await bench('state-at-seq', () => benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40));
+await bench('access', () =>
+  benchAccess(quick ? 5000 : 20_000, quick ? 100 : 1000, quick ? 50 : 100, quick ? 3 : 6),
+);
 await bench('idle-memories', () => benchIdleMemories(quick ? 1000 : 10_000, quick ? 2000 : 10_000));
 await bench('open-memory', async () => {
   await benchOpenMemory(quick ? 100_000 : 1_000_000);

@@ -27,7 +27,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { openMemledger, type Memledger, type MemoryHandle } from '../src/memory/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
-import { traceMemledger, traceStore } from '../src/telemetry/index.js';
+import { traceMemledger, traceStore } from '../src/memory/traced/index.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
 import { percentile, report, timeMs } from './support.js';
 

@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemledger } from '../src/memory/index.js';
-import { openCatchUpRuntime, treeProjection } from '../src/projections/tree/index.js';
+import { openProjectionRuntime } from '../src/projections/index.js';
+import { treeProjection } from '../src/projections/tree/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { generateSigner } from '../src/tlog/index.js';
 import { measure, percentile, report, seededRandom, syntheticLog, timeMs } from './support.js';
@@ -29,7 +30,7 @@ export async function benchVerifiableLog(n = 1_000_000, samples = 1000): Promise
       'tree / read models rebuild ratio': build.tree / build.readModels,
       'target tree / rebuild ratio': 1.5,
       ...queries,
-      note: 'the tree is advanced by catch-up (src/projections/tree/tree-catch-up.runtime.ts) until the projection runner applies it in the append transaction',
+      note: 'the tree of the existing log is built by the projection runtime catch-up (advance); appends through memledger apply it in their own transaction',
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -49,7 +50,8 @@ async function writeLog(path: string, n: number): Promise<void> {
 async function buildTimes(path: string): Promise<{ tree: number; readModels: number }> {
   const store = openSqliteStore({ path, synchronous: 'NORMAL' });
   try {
-    const runtime = openCatchUpRuntime(store, store.embedded!.database);
+    // Catch-up only (no inline hook): the build of a log written without the tree.
+    const runtime = openProjectionRuntime(store.embedded!.database, path, store);
     runtime.register(treeProjection);
     const tree = await measure(() => runtime.advance('default'));
     const memledger = openMemledger({ store, closeStore: false });

@@ -4,11 +4,14 @@
  * response >= 500, no request left unanswered (a hang: no answer in 10 s; the server's own
  * timeouts are 2-3 s here), every error body JSON with a `code`, and no write by a rejected
  * request: after the run every stored event carries the marker of a request that got a 2xx.
+ * Requests carry random credentials (faults/fuzz-access.ts: keys of random grants, a revoked
+ * one, one never granted, the token): no answer may reach past its credential's grant.
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { faultStore, type FaultStoreKind } from './fault-stores.js';
 import { fuzzCase, type FuzzCase } from './fuzz-cases.js';
+import { accessLeak, FUZZ_TOKEN, grantFuzzKeys, type FuzzCredential } from './fuzz-access.js';
 import {
   seededRandom,
   startServerChild,
@@ -107,6 +110,39 @@ function sendRaw(base: URL, bytes: Buffer): Promise<Answer> {
   });
 }
 
+/**
+ * The case with a credential: most carry one of `credentials` (as a bearer header, or on the
+ * stream as `?access_token=`), some none; a case with its own odd Authorization header keeps it
+ * and counts as carrying no valid credential.
+ */
+function withCredential(
+  fuzz: FuzzCase,
+  credentials: readonly FuzzCredential[],
+  random: () => number,
+): { fuzz: FuzzCase; credential: FuzzCredential | undefined } {
+  if (fuzz.kind !== 'http' || 'authorization' in fuzz.headers || random() < 0.1) {
+    return { fuzz, credential: undefined };
+  }
+  // Half the requests carry the key with every right on `fuzz` (the first), so the writes that
+  // should succeed still do; the rest any credential, whatever it may reach.
+  const credential =
+    random() < 0.5 ? credentials[0]! : credentials[Math.floor(random() * credentials.length)]!;
+  if (fuzz.path.includes('/events/stream') && random() < 0.5) {
+    const join = fuzz.path.includes('?') ? '&' : '?';
+    return {
+      fuzz: {
+        ...fuzz,
+        path: `${fuzz.path}${join}access_token=${encodeURIComponent(credential.secret)}`,
+      },
+      credential,
+    };
+  }
+  return {
+    fuzz: { ...fuzz, headers: { ...fuzz.headers, authorization: `Bearer ${credential.secret}` } },
+    credential,
+  };
+}
+
 /** Whether an error answer is JSON with a string `code`. */
 function hasErrorCode(answer: Answer): boolean {
   try {
@@ -126,8 +162,10 @@ export async function fuzzRequests(
   const random = seededRandom(seed);
   const temp = tempDir(`fuzz-${kind}`);
   const fault = await faultStore(kind, temp.dir);
+  const credentials = await grantFuzzKeys(fault.serverConfig().store!, random);
   const server = await startServerChild({
     ...fault.serverConfig(),
+    apiToken: FUZZ_TOKEN,
     headersTimeoutMs: 2000,
     requestTimeoutMs: 3000,
     idleTimeoutMs: 3000,
@@ -142,6 +180,7 @@ export async function fuzzRequests(
   let hangs = 0;
   let noStatus = 0;
   let errorBodiesWithoutCode = 0;
+  let leaks = 0;
   let next = 0;
   const note = (what: string, fuzz: FuzzCase, answer?: Answer) => {
     if (examples.length < 10) {
@@ -157,7 +196,11 @@ export async function fuzzRequests(
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      const fuzz = fuzzCase(i, random, storedIds);
+      const { fuzz, credential } = withCredential(
+        fuzzCase(i, random, storedIds),
+        credentials,
+        random,
+      );
       let answer: Answer;
       try {
         answer = fuzz.kind === 'raw' ? await sendRaw(base, fuzz.bytes) : await sendHttp(base, fuzz);
@@ -182,6 +225,12 @@ export async function fuzzRequests(
       if (answer.status >= 400 && bodyExpected && !hasErrorCode(answer)) {
         errorBodiesWithoutCode += 1;
         note('error body without code', fuzz, answer);
+      }
+      const leak =
+        fuzz.kind === 'http' ? accessLeak(fuzz.method, fuzz.path, credential, answer) : undefined;
+      if (leak !== undefined) {
+        leaks += 1;
+        note(`leak (${leak})`, fuzz, answer);
       }
       if (answer.status >= 200 && answer.status < 300) {
         for (const [, id] of answer.body.matchAll(/"id":"([0-9a-fA-F-]{36})"/g))
@@ -229,20 +278,23 @@ export async function fuzzRequests(
     noStatus === 0 &&
     errorBodiesWithoutCode === 0 &&
     writesByRejected === 0 &&
-    untraceable === 0;
+    untraceable === 0 &&
+    leaks === 0;
   return {
     name: kind === 'sqlite' ? 'fuzz' : 'fuzz-esdb',
     size: `${count} requests`,
     target:
-      '0 responses >= 500, 0 hangs, 0 writes by a rejected request, every error body JSON with a code',
+      "0 responses >= 500, 0 hangs, 0 writes by a rejected request, every error body JSON with a code, 0 answers past a credential's grant",
     passed,
-    summary: `${serverErrors} >= 500, ${hangs} hangs, ${noStatus} without a status, ${writesByRejected + untraceable} writes by rejected requests, ${errorBodiesWithoutCode} error bodies without a code; ${events} events written by 2xx requests`,
+    summary: `${serverErrors} >= 500, ${hangs} hangs, ${noStatus} without a status, ${writesByRejected + untraceable} writes by rejected requests, ${errorBodiesWithoutCode} error bodies without a code, ${leaks} leaks (${credentials.length} credentials); ${events} events written by 2xx requests`,
     figures: {
       requests: count,
       serverErrors,
       hangs,
       noStatus,
       errorBodiesWithoutCode,
+      leaks,
+      credentials: credentials.length,
       writesByRejected,
       untraceableWrites: untraceable,
       eventsStored: events,

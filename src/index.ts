@@ -26,11 +26,9 @@ export {
   MemoryOperation,
   MetricName,
   SpanName,
-  traceMemledger,
-  traceStore,
-  untraced,
   type MemoryTelemetryOptions,
 } from './telemetry/index.js';
+export { traceMemledger, traceStore, untraced } from './memory/traced/index.js';
 export {
   openReadModelFile,
   READ_MODEL_VERSION,

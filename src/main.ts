@@ -1,4 +1,4 @@
-/** Boots the memledger application: `npm start` (see README "The application"). */
+/** Boots the memledger application: `npm start` (see docs/http-api.md). */
 import { appConfigFromEnv, startServer } from './http/index.js';
 
 try {

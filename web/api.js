@@ -1,6 +1,7 @@
 /* global document, fetch, sessionStorage, EventSource, URLSearchParams */
 // The HTTP API as the page uses it: JSON in and out, errors as { code, message, issues },
-// and the optional bearer token, asked for on a 401 and kept in sessionStorage for this tab.
+// and the credential (an access key, a JWT or the API token), asked for on a 401 and kept in
+// sessionStorage for this tab only.
 
 const TOKEN_KEY = 'memledger.token';
 
@@ -18,12 +19,17 @@ export function token() {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
+/** Forgets the credential of this tab (the page asks again on the next 401). */
+export function forgetToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
 /** Shows the token dialog; resolves true when a token was entered. */
 function askForToken(wrong) {
   const dialog = document.getElementById('token-dialog');
   const input = document.getElementById('token-input');
   const title = document.getElementById('token-title');
-  title.textContent = wrong ? 'That token was refused — try again' : 'This server needs a token';
+  title.textContent = wrong ? 'That key was refused — try again' : 'This server needs a key';
   input.value = '';
   return new Promise((resolve) => {
     dialog.addEventListener(
@@ -72,6 +78,8 @@ export function memoryApi(memoryId) {
   };
   return {
     state: (params = {}) => api(`${base}/state${query(params)}`),
+    recallAudit: (params = {}) => api(`${base}/recalls${query(params)}`),
+    rights: () => api(`/api/access/me${query({ memory: memoryId })}`),
     search: (params) => api(`${base}/search${query(params)}`),
     event: (id) => api(`${base}/events/${id}`),
     history: (id) => api(`${base}/items/${id}/history`),
@@ -79,7 +87,7 @@ export function memoryApi(memoryId) {
     addMessage: (body) => api(`${base}/messages`, { method: 'POST', body }),
     addDocument: (body) => api(`${base}/documents`, { method: 'POST', body }),
     deleteContent: (body) => api(`${base}/deletions`, { method: 'POST', body }),
-    /** EventSource cannot send headers: the stream route takes the token as a query parameter. */
+    /** EventSource cannot send headers: the stream route takes the key as a query parameter. */
     stream: (fromSeq) =>
       new EventSource(
         `${base}/events/stream${query({ fromSeq, access_token: token() || undefined })}`,

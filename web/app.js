@@ -3,7 +3,9 @@
 // state at that seq, recall and inspection search, an item panel with full history, and forms
 // to add and delete. Plain ES modules, no build step. This module opens a memory and wires the
 // aspects together; each aspect lives in its own module.
+import { loadRights } from './access.js';
 import { api } from './api.js';
+import { resetAudit, wireAudit } from './audit.js';
 import { clearStatusLines } from './form-submit.js';
 import { wireForms } from './forms.js';
 import { resetItemPanel } from './item-panel.js';
@@ -30,7 +32,12 @@ async function open(memoryId) {
   resetResults();
   clearStatusLines();
   resetItemPanel();
+  resetAudit();
   setConnection('connecting', 'connecting…');
+  // What the key may do decides which tools are shown (and, on a server that needs a key,
+  // asks for one first).
+  await loadRights(opened.api);
+  if (session !== opened) return;
   try {
     const page = await readState(opened, undefined);
     // The user may have opened another memory meanwhile: never draw this one's state over it.
@@ -71,5 +78,6 @@ memoryForm.addEventListener('submit', (e) => {
 wireReplay();
 wireRecallAndSearch();
 wireForms();
+wireAudit();
 
 void open(new URL(window.location.href).searchParams.get('memory') || 'default');

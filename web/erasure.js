@@ -3,7 +3,7 @@
 // words. When an Erasure arrives on the stream, every copy of its targets the page holds (the
 // timeline, the events it looked up, recall and search results) is replaced by the marker.
 import { session } from './memory-session.js';
-import { h, timeOf } from './view.js';
+import { h, requesterOf, timeOf } from './view.js';
 
 /** True for content whose words an Erasure destroyed (the server's marker: `erased: true`). */
 export function isErased(event) {
@@ -18,11 +18,6 @@ export function erasedForm(event) {
     : { ...kept, content: null, erased: true };
 }
 
-/** Who an erasure acted for: its requester, else the actor that performed it. */
-export function erasedByWhom(erasure) {
-  return erasure.requestedBy ?? erasure.actor ?? 'unknown';
-}
-
 /** "Erased at #7 (time) by dpo: “reason”." — the act, for the item panel and the state rows. */
 export function erasedNote(erasure, tag = 'p', link = (_id, label) => label) {
   return h(
@@ -33,7 +28,7 @@ export function erasedNote(erasure, tag = 'p', link = (_id, label) => label) {
     ' (',
     timeOf(erasure.timestamp),
     ')',
-    ` by ${erasedByWhom(erasure)}: `,
+    `, requested by ${requesterOf(erasure)}: `,
     h('q', {}, erasure.reason),
     tag === 'p' ? '. Its words are gone for good; the act stays on record.' : '',
   );

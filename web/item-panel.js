@@ -5,7 +5,18 @@
 import { erasedNote, isErased } from './erasure.js';
 import { knownEvent, session } from './memory-session.js';
 import { verificationBlock } from './verify-item.js';
-import { clear, clip, describe, errorText, h, kindBadge, plural, timeOf } from './view.js';
+import {
+  clear,
+  clip,
+  describe,
+  errorText,
+  h,
+  kindBadge,
+  plural,
+  requesterOf,
+  principalText,
+  timeOf,
+} from './view.js';
 
 const panel = document.getElementById('item-panel');
 const body = document.getElementById('item-body');
@@ -129,7 +140,8 @@ function fieldsOf(event) {
     field('source', event.source),
   ];
   if (event.sessionId) list.push(field('session', event.sessionId));
-  if (event.actor) list.push(field('actor', event.actor));
+  if (event.actor) list.push(field('actor (claimed)', event.actor));
+  list.push(field('recorded by', principalText(event.recordedBy) ?? 'nobody authenticated'));
   if (event.kind === 'message') list.push(field('speaker', event.speaker));
   if (event.kind === 'document')
     list.push(field('name', event.name ?? '[erased]'), field('media type', event.mediaType));
@@ -141,7 +153,7 @@ function fieldsOf(event) {
   if (event.kind === 'deletion' || event.kind === 'erasure')
     list.push(
       field('reason', event.reason),
-      field('requested by', event.requestedBy ?? '—'),
+      field('requested by', requesterOf(event)),
       field('targets', idList(event.targets)),
     );
   return list;
@@ -156,7 +168,7 @@ function deletedNote(deletedBy) {
     ' (',
     timeOf(deletedBy.timestamp),
     ')',
-    ` by ${deletedBy.requestedBy ?? 'unknown'}: `,
+    `, requested by ${requesterOf(deletedBy)}: `,
     h('q', {}, deletedBy.reason),
     '. It stays in the log but is no longer visible, searchable or recallable.',
   );
@@ -178,6 +190,7 @@ function recallUses(recalls) {
               ' ',
               h('q', {}, clip(use.query, 60)),
               use.actor ? ` by ${use.actor}` : '',
+              use.recordedBy ? ` · recorded by ${principalText(use.recordedBy)}` : '',
               ' · ',
               timeOf(use.timestamp),
             ),

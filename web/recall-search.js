@@ -74,7 +74,10 @@ export function wireRecallAndSearch() {
   });
 }
 
-/** One found item, linking to the item panel; inspection hits also show their BM25 score. */
+/**
+ * One found item, linking to the item panel; inspection hits also show their relevance (the
+ * server's BM25 score relative to the best hit, which is 1).
+ */
 function resultRow(item, score) {
   return h(
     'li',
@@ -82,6 +85,13 @@ function resultRow(item, score) {
     itemLink(item.id, `#${item.seq} ${describe(item, 120)}`),
     score === undefined
       ? null
-      : h('span', { class: 'score', title: 'BM25 score' }, score.toFixed(2)),
+      : h(
+          'span',
+          {
+            class: 'score',
+            title: 'relevance (BM25) relative to the best match: 1.00 is the best, 0.01 the least',
+          },
+          score.toFixed(2),
+        ),
   );
 }

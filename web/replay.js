@@ -7,7 +7,7 @@ import { session } from './memory-session.js';
 import { resetResults } from './recall-search.js';
 import { scheduleState } from './state-panel.js';
 import { markFuture } from './timeline.js';
-import { clear, formatTime, timeOf } from './view.js';
+import { clear, formatTime, plural, timeOf } from './view.js';
 
 const slider = document.getElementById('replay');
 const sliderLabel = document.getElementById('replay-label');
@@ -61,9 +61,11 @@ function sliderText() {
   if (session.lastSeq === null) return { text: 'empty memory', event: undefined };
   const event = [...session.streamed.values()].find((e) => e.seq === session.viewSeq);
   const what = event ? ` · ${event.kind}` : '';
+  // Counted as the timeline counts: events, #n being one's seq (after #3: 4 of them).
+  const total = plural(session.lastSeq + 1, 'event');
   const text = session.following
-    ? `now · after #${session.viewSeq}${what}`
-    : `after #${session.viewSeq} of ${session.lastSeq}${what}`;
+    ? `now · after #${session.viewSeq}${what} · all ${total}`
+    : `after #${session.viewSeq}${what} · ${session.viewSeq + 1} of ${total}`;
   return { text, event };
 }
 

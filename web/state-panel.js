@@ -48,9 +48,12 @@ async function loadState() {
   }
 }
 
+/** Shows why the state could not be read, and nothing of a state read before (another memory's). */
 export function renderStateError(error) {
   totals.textContent = errorText(error);
   totals.classList.add('error');
+  for (const list of [messages, documents, deleted]) clear(list);
+  stateAt.textContent = '';
 }
 
 /** The lists of a state page, as `page.next` and `totals` name them, and where each is drawn. */
@@ -116,7 +119,12 @@ async function deletedRows(page) {
   const deletions = Object.entries(page.deleted).sort(([, a], [, b]) => a.seq - b.seq);
   return Promise.all(
     deletions.map(async ([id, deletion]) =>
-      deletedRow(await lookupEvent(id).catch(() => unknownItem(id)), deletion, page.erased?.[id]),
+      deletedRow(
+        await lookupEvent(id).catch(() => unknownItem(id)),
+        deletion,
+        page.erased?.[id],
+        page.recallStats,
+      ),
     ),
   );
 }
@@ -164,7 +172,7 @@ function totalsText(view) {
   const documentCount = plural(t.visibleDocuments, 'document');
   const recalledItems = plural(recalled.length, 'item');
   // Recall counts come with the items: while a visible list is cut, they cover the shown ones.
-  const partial = view.cut.has('visibleMessages') || view.cut.has('visibleDocuments');
+  const partial = view.cut.size > 0;
   const scope = partial ? ' (of the items shown)' : '';
   return `${messageCount} and ${documentCount} visible · ${t.deleted} deleted · ${recalledItems}${scope} recalled ${plural(recalls, 'time')}`;
 }

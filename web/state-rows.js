@@ -6,7 +6,7 @@ import { erasedNote } from './erasure.js';
 import { renderDeleteControls } from './forms.js';
 import { itemLink } from './item-panel.js';
 import { session } from './memory-session.js';
-import { clip, describe, h, provenance, timeOf } from './view.js';
+import { clip, describe, h, provenance, requesterOf, timeOf } from './view.js';
 
 /** Stands in for a deleted item the server could not return, so its row still shows the id. */
 export function unknownItem(id) {
@@ -59,24 +59,28 @@ export function itemRow(item, recallStats) {
         h('span', { class: 'seq' }, `#${item.seq}`),
         timeOf(item.timestamp),
         provenance(item),
-        stat
-          ? h(
-              'span',
-              { class: 'recalled', title: `last recalled at #${stat.lastRecalledSeq}` },
-              `recalled ${stat.count}×`,
-            )
-          : null,
+        recalledBadge(stat),
       ),
     ),
   );
 }
 
 function deletionSummary(deletion) {
-  const by = deletion.requestedBy ?? 'unknown';
-  return `deleted at #${deletion.seq} by ${by}: ${clip(deletion.reason, 60)}`;
+  return `deleted at #${deletion.seq}, requested by ${requesterOf(deletion)}: ${clip(deletion.reason, 60)}`;
 }
 
-export function deletedRow(item, deletion, erasure) {
+/** "recalled 3×": how often the item entered a context by then (deleted items too). */
+function recalledBadge(stat) {
+  return stat
+    ? h(
+        'span',
+        { class: 'recalled', title: `last recalled at #${stat.lastRecalledSeq}` },
+        `recalled ${stat.count}×`,
+      )
+    : null;
+}
+
+export function deletedRow(item, deletion, erasure, recallStats = {}) {
   return h(
     'li',
     {
@@ -93,6 +97,7 @@ export function deletedRow(item, deletion, erasure) {
         h('span', { class: 'seq' }, `#${item.seq}`),
         itemLink(deletion.id, deletionSummary(deletion), 'deletion-link'),
         erasure ? erasedNote(erasure, 'span', (id, label) => itemLink(id, label)) : null,
+        recalledBadge(recallStats[item.id]),
       ),
     ),
   );

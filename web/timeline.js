@@ -1,10 +1,20 @@
 /* global document, setTimeout */
 // The live timeline: every event, newest first, from the server's Server-Sent Events stream,
 // and the connection indicator that says whether that stream is up.
-import { erasedByWhom, forgetTargets } from './erasure.js';
+import { forgetTargets } from './erasure.js';
 import { itemLink, refreshItem, showItem } from './item-panel.js';
 import { knownEvent, session } from './memory-session.js';
-import { clear, describe, h, kindBadge, plural, provenance, timeOf } from './view.js';
+import {
+  clear,
+  describe,
+  eventCountText,
+  h,
+  kindBadge,
+  plural,
+  provenance,
+  requesterOf,
+  timeOf,
+} from './view.js';
 
 /** The timeline keeps this many newest events; older ones drop off the page (not the log). */
 const TIMELINE_MAX = 500;
@@ -34,6 +44,7 @@ export function setConnection(state, text) {
 
 export function resetTimeline() {
   clear(timeline);
+  timelineCount.textContent = '';
   timeline.classList.remove('expanded');
   renderToggle();
 }
@@ -105,10 +116,9 @@ function append(event) {
     session.streamed.delete(oldest.dataset.id);
     oldest.remove();
   }
-  const shown = timeline.children.length;
-  timelineCount.textContent = `(${shown}${shown >= TIMELINE_MAX ? ' newest' : ''})`;
-  renderToggle();
   if (session.lastSeq === null || event.seq > session.lastSeq) session.lastSeq = event.seq;
+  timelineCount.textContent = `(${eventCountText(timeline.children.length, session.lastSeq)})`;
+  renderToggle();
   return true;
 }
 
@@ -130,7 +140,7 @@ function timelineEntry(event) {
       h('span', { class: 'seq' }, `#${event.seq}`),
       kindBadge(event.kind),
       timeOf(event.timestamp),
-      h('span', { class: 'summary' }, describe(event, 90)),
+      h('span', { class: 'summary', title: describe(event, 1000) }, describe(event, 400)),
     ),
     h('div', { class: 'event-meta' }, provenance(event)),
     event.kind === 'deletion' ? deletionAct(event) : null,
@@ -166,7 +176,7 @@ function erasureAct(event) {
       'p',
       { class: 'act-why' },
       'Requested by ',
-      h('strong', {}, erasedByWhom(event)),
+      h('strong', {}, requesterOf(event)),
       ` · erased ${plural(event.targets.length, 'item')} for good:`,
     ),
     h(
@@ -189,7 +199,7 @@ function deletionAct(event) {
       'p',
       { class: 'act-why' },
       'Requested by ',
-      h('strong', {}, event.requestedBy ?? 'unknown'),
+      h('strong', {}, requesterOf(event)),
       ` · removed ${plural(event.targets.length, 'item')}:`,
     ),
     h(

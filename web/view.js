@@ -47,11 +47,25 @@ export function plural(count, word, pluralWord = `${word}s`) {
   return `${count} ${count === 1 ? word : pluralWord}`;
 }
 
+/** Who asked for a deletion or an erasure: `not given` when the act names no one. */
+export function requesterOf(act) {
+  return act.requestedBy ?? 'not given';
+}
+
+/**
+ * How the page counts: in events (a log up to #n holds n + 1), the `#n` being an event's seq.
+ * `shown` is how many of them the timeline holds when it holds fewer than all.
+ */
+export function eventCountText(shown, lastSeq) {
+  const total = lastSeq === null ? 0 : lastSeq + 1;
+  return shown < total ? `newest ${shown} of ${plural(total, 'event')}` : plural(total, 'event');
+}
+
 /** One line saying what an event is. */
 export function describe(event, max = 140) {
   // An erased item has no words to show: only what it was, and that it was erased.
   if (event.erased === true)
-    return event.kind === 'message' ? `${event.speaker}: [erased]` : '[erased document]';
+    return event.kind === 'message' ? `${event.speaker}: [erased]` : '[erased]';
   switch (event.kind) {
     case 'message':
       return `${event.speaker}: ${clip(event.content, max)}`;
@@ -71,7 +85,15 @@ export function kindBadge(kind) {
   return h('span', { class: `kind kind-${kind}` }, kind);
 }
 
-/** The who/where line of an event: session, actor, source. */
+/** Who the server authenticated for an event: `name (via)`, or null when nobody was. */
+export function principalText(recordedBy) {
+  return recordedBy ? `${recordedBy.principal} (${recordedBy.via})` : null;
+}
+
+/**
+ * The who/where line of an event: session, actor (the client's claim), the principal the server
+ * authenticated, source.
+ */
 export function provenance(event) {
   const parts = [];
   if (event.sessionId)
@@ -79,7 +101,17 @@ export function provenance(event) {
       h('span', { class: 'meta-session', title: 'session' }, `session ${event.sessionId}`),
     );
   if (event.actor)
-    parts.push(h('span', { class: 'meta-actor', title: 'actor' }, `actor ${event.actor}`));
+    parts.push(
+      h('span', { class: 'meta-actor', title: 'actor (claimed)' }, `actor ${event.actor}`),
+    );
+  if (event.recordedBy)
+    parts.push(
+      h(
+        'span',
+        { class: 'meta-principal', title: 'recorded by (authenticated)' },
+        `by ${event.recordedBy.principal}`,
+      ),
+    );
   if (event.source && event.source !== 'unknown')
     parts.push(h('span', { title: 'source' }, `via ${event.source}`));
   return parts;

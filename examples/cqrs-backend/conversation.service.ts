@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { ContentEvent, Deletion, Message, Sequenced } from '../../src/core/index.js';
+import type { ContentEvent, Deletion, Erasure, Message, Sequenced } from '../../src/core/index.js';
 import {
   DeleteContentCommand,
   GetItemHistoryQuery,
@@ -65,6 +65,21 @@ export class ConversationService {
   ): Promise<Sequenced<Deletion>> {
     return this.commands.execute(
       new DeleteContentCommand(memoryId, { targets: [id], reason, requestedBy }),
+    );
+  }
+
+  /**
+   * Forgets one item for good: deletes it and erases its words in one append (its key is
+   * destroyed; the item's id, seq and both acts stay on record). Needs a key store (app.module).
+   */
+  erase(
+    memoryId: string,
+    id: string,
+    reason: string,
+    requestedBy: string,
+  ): Promise<{ deletion: Sequenced<Deletion>; erasure: Sequenced<Erasure> }> {
+    return this.commands.execute(
+      new DeleteContentCommand(memoryId, { targets: [id], reason, requestedBy }, { erase: true }),
     );
   }
 

@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 describe('the cqrs-backend example', () => {
-  it('records a conversation, recalls from it, forgets on request, and reacts to every memory event', async () => {
+  it('records a conversation, recalls from it, forgets and erases on request, and reacts to every memory event', async () => {
     const conversation = app.get(ConversationService);
     const [secret, schedule] = await conversation.record('support', 'session-1', [
       { speaker: 'user', content: 'My staging password is hunter2.' },
@@ -51,14 +51,23 @@ describe('the cqrs-backend example', () => {
     ]);
     expect(history.deletedBy).toEqual(deletion);
 
+    // Erasure works as configured: the words are gone, even as of a seq before the erasure.
+    const { erasure } = await conversation.erase('support', schedule!.id, 'outdated', 'user');
+    // (The password was only deleted: an audit still reads it as of then. Erase it too if it must go.)
+    expect(await conversation.knownAt('support', schedule!.seq)).toEqual([
+      'My staging password is hunter2.',
+      null,
+    ]);
+    expect((await conversation.historyOf('support', schedule!.id)).erasedBy).toEqual(erasure);
+
     const activity = app.get(MemoryActivity);
-    await waitUntil(() => activity.counts.recall === 2);
+    await waitUntil(() => activity.counts.erasure === 1);
     expect(activity.counts).toEqual({
       message: 2,
       document: 0,
       recall: 2,
-      deletion: 1,
-      erasure: 0,
+      deletion: 2,
+      erasure: 1,
     });
   });
 });

@@ -31,5 +31,12 @@ console.log(
   'history:',
   JSON.stringify(await conversation.historyOf('support', turns[0]!.id), null, 2),
 );
+const { erasure } = await conversation.erase('support', turns[1]!.id, 'outdated', 'user');
+console.log(
+  'erased for good at seq',
+  erasure.seq,
+  '- its words read:',
+  await conversation.knownAt('support', turns[1]!.seq),
+);
 console.log('events seen:', app.get(MemoryActivity).counts);
 await app.close();

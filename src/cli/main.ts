@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DEFAULT_MEMORY_ID, isMemoryError } from '../core/index.js';
+import { registerAccessCommand } from './commands/access.command.js';
 import { registerAuditCommand } from './commands/audit.command.js';
 import { registerCheckpointCommand } from './commands/checkpoint.command.js';
 import { registerEraseCommand } from './commands/erase.command.js';
@@ -16,6 +17,7 @@ import { registerReplayCommand } from './commands/replay.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
 import { registerVerifyCommand } from './commands/verify.command.js';
 import { registerWitnessCommand } from './commands/witness.command.js';
+import { endQuietlyOnClosedOutput, isClosedOutput } from './output.js';
 
 /** Builds the program: global options and one subcommand per file in `commands/`. */
 export function buildProgram(): Command {
@@ -41,6 +43,18 @@ export function buildProgram(): Command {
         .default('./data/read-models.db'),
     )
     .option('--memory <id>', 'the memory to work on', DEFAULT_MEMORY_ID)
+    .addOption(
+      new Option(
+        '--server <url>',
+        'work through this running server instead of the store (audit, export, erase, access)',
+      ).env('MEMLEDGER_SERVER'),
+    )
+    .addOption(
+      new Option(
+        '--key <secret>',
+        'the access key (mlk_...), JWT or token to authenticate with (--server, mcp)',
+      ).env('MEMLEDGER_KEY'),
+    )
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerServeCommand(program);
@@ -55,6 +69,7 @@ export function buildProgram(): Command {
   registerKeygenCommand(program);
   registerWitnessCommand(program);
   registerCheckpointCommand(program);
+  registerAccessCommand(program);
   return program;
 }
 
@@ -63,6 +78,7 @@ export function buildProgram(): Command {
  * `process.exitCode`: 0 on success, 1 on an error, 2 when `verify` finds a violation.
  */
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyOnClosedOutput();
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
@@ -78,6 +94,8 @@ export async function main(argv: string[]): Promise<void> {
 export function reportError(error: unknown): number {
   // commander has already printed its own message (or the help, for --help and --version).
   if (error instanceof CommanderError) return error.exitCode;
+  // `memledger export | head`: the reader took what it wanted and closed the pipe.
+  if (isClosedOutput(error)) return 0;
   if (isMemoryError(error)) {
     process.stderr.write(`error [${error.code}]: ${error.message}\n`);
     return 1;

@@ -15,6 +15,7 @@ import {
   type StoreKind,
 } from '../store/open-store.js';
 import { openMemledger, type MemoryHandle } from '../memory/index.js';
+import { openGrantStore, type GrantStore } from '../access/index.js';
 
 /** The global options every command sees (see `memledger --help`). */
 export interface GlobalOptions {
@@ -26,6 +27,10 @@ export interface GlobalOptions {
   readonly memory: string;
   /** Read-model file of a store that cannot hold them. @defaultValue `./data/read-models.db` */
   readonly readModels: string;
+  /** A running server to work through instead of the store. @defaultValue `MEMLEDGER_SERVER` */
+  readonly server?: string;
+  /** The access key (or JWT, or token) to authenticate with. @defaultValue `MEMLEDGER_KEY` */
+  readonly key?: string;
 }
 
 /** The global options as seen from a (sub)command. */
@@ -59,6 +64,30 @@ export interface OpenOptions {
    * @defaultValue false
    */
   readonly mustExist?: boolean;
+  /**
+   * Refuse a memory that holds no events (a mistyped `--memory`), naming the memories that
+   * do: a command that reads one memory has nothing useful to do with an empty one.
+   * @defaultValue false
+   */
+  readonly mustHaveEvents?: boolean;
+}
+
+/**
+ * Throws `VALIDATION_FAILED` naming `--memory` when the memory holds no events, with the
+ * memories that hold some: a memory exists only by its events, so an empty one is most often a
+ * typo.
+ */
+export async function requireEvents(store: MemoryStore, memoryId: string): Promise<void> {
+  if ((await store.log(memoryId).lastSeq()) !== null) return;
+  const known = await store.memoryIds();
+  const listed = known.length === 0 ? 'none' : known.slice(0, 20).join(', ');
+  const more = known.length > 20 ? ` and ${known.length - 20} more` : '';
+  const where = store.description.split(', ')[0];
+  throw new MemoryError(
+    'VALIDATION_FAILED',
+    `Memory ${JSON.stringify(memoryId)} has no events in ${where}; memories with events: ${listed}${more}.`,
+    { issues: [{ path: '--memory', message: 'names no memory that holds events' }] },
+  );
 }
 
 /** Opens the store, runs `work`, and closes the store whatever happens. */
@@ -67,6 +96,13 @@ export async function withStore<T>(
   work: (store: MemoryStore) => Promise<T>,
   options: OpenOptions = {},
 ): Promise<T> {
+  if (globalOptionsOf(command).server?.trim()) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `memledger ${command.name()} works on the store itself, not through --server; through a server use audit, export, erase or access.`,
+      { issues: [{ path: '--server', message: `not supported by ${command.name()}` }] },
+    );
+  }
   const config = storeConfigOf(command);
   if (options.mustExist && config.kind === 'sqlite' && !existsSync(config.path)) {
     throw new MemoryError(
@@ -77,6 +113,7 @@ export async function withStore<T>(
   }
   const store = await openStore(config);
   try {
+    if (options.mustHaveEvents) await requireEvents(store, globalOptionsOf(command).memory);
     return await work(store);
   } finally {
     await store.close();
@@ -112,6 +149,19 @@ export async function withMemory<T>(
         await memledger.close();
       }
     },
-    { mustExist: true },
+    { mustExist: true, mustHaveEvents: true },
+  );
+}
+
+/**
+ * The grant store of the store the global options name: its SQLite file's (created when
+ * missing, so keys can exist before a server first starts) or its EventStoreDB node's.
+ */
+export function openGrantsOf(command: Command): Promise<GrantStore> {
+  const store = storeConfigOf(command);
+  return openGrantStore(
+    store.kind === 'eventstoredb'
+      ? { kind: 'eventstoredb', connectionString: store.connectionString }
+      : { kind: 'sqlite', path: store.kind === 'sqlite' ? store.path : ':memory:' },
   );
 }

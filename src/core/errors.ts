@@ -31,6 +31,10 @@ export const MEMORY_ERROR_CODES = [
   'APPEND_CONFLICT',
   // lookups
   'EVENT_NOT_FOUND',
+  // access: no valid credential, a right the principal was not granted, an unknown access key
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'ACCESS_KEY_UNKNOWN',
   // the log itself is not what memledger wrote
   'REPLAY_ORDER',
   'LOG_INVARIANT_VIOLATED',

@@ -1,5 +1,5 @@
 /**
- * The event model (DESIGN.md "The event model"): zod schemas are the single source of the rules
+ * The event model (docs/architecture.md): zod schemas are the single source of the rules
  * and of the TypeScript types. A schema and its type share one name.
  */
 import { z } from 'zod';
@@ -235,7 +235,7 @@ export type Deletion = Readonly<z.infer<typeof Deletion>>;
 
 /**
  * The second tier of forgetting: the content of items already deleted made unrecoverable (their
- * per-item keys destroyed). The act stays on record; the words do not (DESIGN.md invariant 7).
+ * per-item keys destroyed). The act stays on record; the words do not (invariant 7, docs/architecture.md).
  */
 export const Erasure = z.strictObject({
   kind: z.literal('erasure'),

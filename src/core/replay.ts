@@ -20,7 +20,7 @@ export interface ReplayOptions {
 }
 
 /**
- * Folds sequenced events into a `MemoryState` (DESIGN.md "Replay and MemoryState").
+ * Folds sequenced events into a `MemoryState` (docs/library.md).
  * Throws `REPLAY_ORDER` for an event without seq, out of order or after a gap, and
  * `LOG_INVARIANT_VIOLATED` for a log no guarded store could have written.
  */

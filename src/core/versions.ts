@@ -1,5 +1,5 @@
 /**
- * Event schema versions and upcasters (DESIGN.md "Read models and versions").
+ * Event schema versions and upcasters (docs/architecture.md "Event versions").
  *
  * Events are immutable: an event keeps the shape it was written in forever, in SQLite files,
  * EventStoreDB streams and JSON Lines exports. Every store records the version beside each

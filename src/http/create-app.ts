@@ -14,7 +14,10 @@ import { MEMLEDGER } from '../nest.js';
 import { AppLogger } from './app-logger.js';
 import { appMetrics, startTracing, type AppTracing } from './app-telemetry.js';
 import { exitOnSignals } from './graceful-shutdown.js';
-import { type HttpConfig, resolveHttpConfig } from './http-config.js';
+import { MemoryError } from '../core/index.js';
+import { isLoopback } from '../access/index.js';
+import { HttpAccess } from './http-access.js';
+import { type HttpConfig, type ResolvedHttpConfig, resolveHttpConfig } from './http-config.js';
 import { HttpApiModule } from './http-api.module.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { TimedExpressAdapter } from './node-server.js';
@@ -42,6 +45,8 @@ export async function createApp(config: HttpConfig = {}): Promise<NestExpressApp
     new TimedExpressAdapter(resolved),
     { bodyParser: false, logger },
   );
+  // Which framework answers is nobody's business but ours.
+  app.disable('x-powered-by');
   // First, so the request's span and ids cover body parsing and every route.
   app.use(requestTelemetry(new Logger('memledger-http'), app.get(InFlightRequests)));
   app.useBodyParser('json', { limit: resolved.bodyLimit });
@@ -60,6 +65,11 @@ export interface RunningServer {
   readonly url: string;
   /** The memledger it serves; `description` names the store. */
   readonly memledger: Memledger;
+  /**
+   * How callers authenticate, in a line for the operator: the ways configured, or that none is
+   * and so the server listens on loopback only (or, with `insecure`, beyond it: a warning).
+   */
+  readonly authentication: string;
   /**
    * Stops listening, ends open streams, stops the projections, closes the store and flushes
    * traces; once, however often it is called.
@@ -81,6 +91,13 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
   const traces = await processTracing();
   const app = await createApp(config);
   await app.init();
+  let authentication: string;
+  try {
+    authentication = checkExposure(app.get(HttpAccess), resolved);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   let closing: Promise<void> | undefined;
   // SIGTERM/SIGINT: stop accepting, finish what is under way, close the store, exit 0.
   const detach = exitOnSignals({
@@ -117,8 +134,42 @@ export async function startServer(config: HttpConfig = {}): Promise<RunningServe
     app,
     url: `http://${host}:${port}`,
     memledger: app.get<Memledger>(MEMLEDGER),
+    authentication,
     close,
   };
+}
+
+/**
+ * The safe default: with nothing that authenticates callers, the server listens on loopback only;
+ * beyond it only with `access.insecure` (`--insecure`, `MEMLEDGER_INSECURE=1`), and it warns.
+ * Answers the line that says how callers authenticate.
+ */
+function checkExposure(access: HttpAccess, config: ResolvedHttpConfig): string {
+  const { authenticator } = access;
+  if (authenticator.required) return `authentication: ${authenticator.describe()}`;
+  if (isLoopback(config.host)) {
+    const line =
+      'authentication: none configured, so listening on loopback only (grant a key with `memledger access create`, or set MEMLEDGER_API_TOKEN or MEMLEDGER_JWT_*)';
+    if (config.logger !== false) new Logger('memledger-access').warn(line);
+    return line;
+  }
+  if (config.access.insecure !== true) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Refusing to listen on ${config.host} without authentication: grant a key (memledger access create), set MEMLEDGER_API_TOKEN or MEMLEDGER_JWT_*, listen on 127.0.0.1, or pass --insecure (MEMLEDGER_INSECURE=1).`,
+      {
+        issues: [
+          {
+            path: 'host',
+            message: 'must be a loopback address while nothing authenticates callers',
+          },
+        ],
+      },
+    );
+  }
+  const line = `authentication: NONE, and listening on ${config.host} (--insecure): anyone who reaches this address may read, write and erase every memory`;
+  if (config.logger !== false) new Logger('memledger-access').warn(line);
+  return line;
 }
 
 /** A port already taken says which port and how to choose another, in one line. */

@@ -2,7 +2,7 @@
  * Health for orchestrators (@nestjs/terminus): `GET /health/live` answers 200 while the process
  * serves HTTP; `GET /health/ready` answers 200 when the store answers and the read models of the
  * recently used memories have caught up with their logs, each within `readyTimeoutMs`, and 503
- * otherwise (and from the start of a shutdown). Not under `/api`: no token needed.
+ * otherwise (and from the start of a shutdown). Not under `/api`: no key needed.
  */
 import {
   type ArgumentsHost,
@@ -15,11 +15,12 @@ import {
   UseFilters,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { PublicRoute } from './access.guard.js';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER, MEMORY_STORE } from '../nest.js';
 import type { MemoryStore } from '../store/event-log.port.js';
-import { storeKindOf, untraced } from '../telemetry/index.js';
+import { storeKindOf, untraced } from '../memory/traced/index.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import type { HttpResponse } from './http-types.js';
 import { InFlightRequests } from './in-flight-requests.js';
@@ -38,6 +39,7 @@ export class HealthReportFilter implements ExceptionFilter {
 
 /** Liveness and readiness. */
 @ApiExcludeController()
+@PublicRoute()
 @UseFilters(HealthReportFilter)
 @Controller('health')
 export class HealthController {

@@ -1,13 +1,15 @@
 /**
- * The application module: the memory bounded context plus the HTTP routes, the token guard and
- * the one error filter.
+ * The application module: the memory bounded context plus the HTTP routes, the access guard
+ * and the one error filter.
  */
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { MemoryModule } from '../nest.js';
-import { ApiTokenGuard } from './api-token.guard.js';
+import { AccessController } from './access.controller.js';
+import { AccessGuard } from './access.guard.js';
 import { HealthController } from './health.controller.js';
+import { httpAccessProvider } from './http-access.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import { McpController } from './mcp.controller.js';
@@ -38,6 +40,7 @@ export class HttpApiModule {
         MemoryWritesController,
         MemoryReadsController,
         VerifiableLogController,
+        AccessController,
         McpController,
         HealthController,
         MetricsController,
@@ -48,7 +51,8 @@ export class HttpApiModule {
         SseClients,
         InFlightRequests,
         OperationsMetrics,
-        { provide: APP_GUARD, useClass: ApiTokenGuard },
+        httpAccessProvider,
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: MemoryErrorFilter },
       ],
     };

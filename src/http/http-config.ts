@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { LogLevel } from '@nestjs/common';
+import type { GrantStore, JwtConfig } from '../access/index.js';
 import { MemoryError } from '../core/index.js';
 import type { MemoryModuleOptions } from '../nest.js';
 import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
@@ -38,8 +39,13 @@ export interface HttpConfig {
   readonly host?: string;
   /** The port to listen on; 0 picks a free one. @defaultValue 3000 */
   readonly port?: number;
-  /** When set, every `/api` route needs `Authorization: Bearer <apiToken>`. @defaultValue none */
+  /**
+   * A shared token: an all-rights key whose events are recorded under the principal `token`.
+   * @defaultValue none
+   */
   readonly apiToken?: string;
+  /** Access keys, JWTs and the safe defaults (docs/access.md). */
+  readonly access?: AccessConfig;
   /** The largest request body accepted, in bytes. @defaultValue 5 MiB */
   readonly bodyLimit?: number;
   /** The folder of the web page served at `/`. @defaultValue the package's `web/` */
@@ -96,12 +102,31 @@ export interface HttpConfig {
   readonly shutdownTimeoutMs?: number;
 }
 
+/** How callers authenticate, besides the API token. */
+export interface AccessConfig {
+  /** Accept JWTs from this identity provider. @defaultValue none */
+  readonly jwt?: JwtConfig;
+  /**
+   * Listen on a non-loopback address although nothing authenticates callers (no token, no JWT
+   * provider, no key granted): refused without it. @defaultValue false
+   */
+  readonly insecure?: boolean;
+  /**
+   * The grant store to use, opened by the caller (who closes it). @defaultValue the store's
+   * own: its SQLite file, its EventStoreDB node, or a private in-memory one
+   */
+  readonly grants?: GrantStore;
+  /** How often the SQLite grant store looks for other processes' changes. @defaultValue 250 */
+  readonly grantsPollMs?: number;
+}
+
 /** {@link HttpConfig} with every default applied. */
 export interface ResolvedHttpConfig {
   readonly store: StoreConfig;
   readonly host: string;
   readonly port: number;
   readonly apiToken: string | undefined;
+  readonly access: AccessConfig;
   readonly bodyLimit: number;
   readonly webDir: string;
   readonly memory: Omit<MemoryModuleOptions, 'store'>;
@@ -129,6 +154,7 @@ export function resolveHttpConfig(config: HttpConfig = {}): ResolvedHttpConfig {
     host: config.host ?? '127.0.0.1',
     port: config.port ?? 3000,
     apiToken: config.apiToken === '' ? undefined : config.apiToken,
+    access: config.access ?? {},
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     webDir: config.webDir ?? DEFAULT_WEB_DIR,
     memory: config.memory ?? {},
@@ -206,7 +232,40 @@ function loggingFromEnv(env: NodeJS.ProcessEnv): Partial<HttpConfig> {
 }
 
 /**
- * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the store
+ * JWTs from an identity provider: `MEMLEDGER_JWT_JWKS_URL`, `MEMLEDGER_JWT_ISSUER` and
+ * `MEMLEDGER_JWT_AUDIENCE` (all three, or none), `MEMLEDGER_JWT_CLAIM` (default `memledger`);
+ * and `MEMLEDGER_INSECURE=1`, which lets a server without authentication listen beyond loopback.
+ */
+export function accessConfigFromEnv(env: NodeJS.ProcessEnv): AccessConfig {
+  const names = ['MEMLEDGER_JWT_JWKS_URL', 'MEMLEDGER_JWT_ISSUER', 'MEMLEDGER_JWT_AUDIENCE'];
+  const [jwksUrl, issuer, audience] = names.map((name) => env[name]?.trim() || undefined);
+  const set = [jwksUrl, issuer, audience].filter((value) => value !== undefined).length;
+  if (set > 0 && set < 3) {
+    const missing = names.filter((name) => !env[name]?.trim());
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `JWT settings are incomplete: ${missing.join(', ')} must be set too.`,
+      {
+        issues: missing.map((path) => ({
+          path,
+          message: 'must be set with the other JWT settings',
+        })),
+      },
+    );
+  }
+  const claim = env.MEMLEDGER_JWT_CLAIM?.trim();
+  const insecure = ['1', 'true'].includes(env.MEMLEDGER_INSECURE?.trim().toLowerCase() ?? '');
+  return {
+    ...(jwksUrl && issuer && audience
+      ? { jwt: { jwksUrl, issuer, audience, ...(claim ? { claim } : {}) } }
+      : {}),
+    ...(insecure ? { insecure } : {}),
+  };
+}
+
+/**
+ * The configuration an environment names: `HOST`, `PORT`, `MEMLEDGER_API_TOKEN`, the JWT settings
+ * and `MEMLEDGER_INSECURE` ({@link accessConfigFromEnv}), the store
  * (`EVENTSTORE_URL` for EventStoreDB/KurrentDB, else SQLite at `MEMLEDGER_DB`) and
  * `MEMLEDGER_READ_MODELS`, and the timeouts `MEMLEDGER_HEADERS_TIMEOUT_MS`,
  * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`, the event stream's
@@ -225,6 +284,7 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     );
   }
   const token = env.MEMLEDGER_API_TOKEN?.trim();
+  const access = accessConfigFromEnv(env);
   const store = storeConfigFromEnv(env);
   const captureQueries = env.MEMLEDGER_TRACE_QUERIES?.trim().toLowerCase() === 'true';
   return {
@@ -237,6 +297,7 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),
     ...(port ? { port: Number(port) } : {}),
     ...(token ? { apiToken: token } : {}),
+    ...(Object.keys(access).length > 0 ? { access } : {}),
     ...integersFromEnv(env),
   };
 }

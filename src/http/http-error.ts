@@ -1,11 +1,10 @@
 /**
- * Errors the HTTP layer raises itself (authentication, unknown routes, unreadable bodies). Like
+ * Errors the HTTP layer raises itself (unknown routes, unreadable bodies). Like
  * `MemoryError` they carry a code and no status: the error filter's table owns statuses.
  */
 
 /** The codes only the HTTP layer produces. */
 export const HTTP_ERROR_CODES = [
-  'UNAUTHORIZED',
   'ROUTE_NOT_FOUND',
   'MALFORMED_JSON',
   'MALFORMED_BODY',

@@ -9,6 +9,7 @@ export {
   httpConfigFromEnv,
   readModelsFromEnv,
   resolveHttpConfig,
+  type AccessConfig,
   type HttpConfig,
   type ResolvedHttpConfig,
 } from './http-config.js';

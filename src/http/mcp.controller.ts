@@ -1,9 +1,10 @@
 /**
  * The MCP server over Streamable HTTP at `/mcp`, stateless: each POST carries JSON-RPC messages
  * and gets its answer as JSON, through a server and transport made for that request alone, so no
- * session state lives in the process. The application's token guard covers this route like
- * `/api`: with `MEMLEDGER_API_TOKEN` set, a request without `Authorization: Bearer <token>` gets
- * 401 before any tool runs. GET (a server-to-client stream) and DELETE (ending a session) have
+ * session state lives in the process. The access guard covers this route like `/api`: each POST
+ * authenticates (401 before any tool runs), and its server is bound to that principal, so a tool
+ * naming a memory outside the grant is a tool error `FORBIDDEN`, what it appends records the
+ * principal, and a revoked key's next request is refused. GET (a server-to-client stream) and DELETE (ending a session) have
  * nothing to serve without sessions and answer 405, as the transport specification allows.
  */
 import { All, Controller, Inject, Post, Req, Res } from '@nestjs/common';
@@ -12,7 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Memledger } from '../memory/index.js';
 import { createMcpServer } from '../mcp/index.js';
 import { MEMLEDGER } from '../nest.js';
-import type { HttpRequest as Request, HttpResponse as Response } from './http-types.js';
+import { principalOf, type AuthenticatedRequest } from './access.guard.js';
+import type { HttpResponse as Response } from './http-types.js';
 
 /** The JSON-RPC error body of a method this stateless endpoint does not serve. */
 const METHOD_NOT_ALLOWED = {
@@ -30,10 +32,10 @@ export class McpController {
   /** One POST of JSON-RPC messages (already parsed by the JSON body parser). */
   @Post()
   async post(
-    @Req() request: Request & { body?: unknown },
+    @Req() request: AuthenticatedRequest & { body?: unknown },
     @Res() response: Response,
   ): Promise<void> {
-    const server = createMcpServer(this.memledger);
+    const server = createMcpServer(this.memledger, { principal: principalOf(request) });
     // No sessionIdGenerator: stateless mode.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     response.on('close', () => {

@@ -11,6 +11,9 @@ import type { z } from 'zod';
 import { MemoryError, type Sequenced } from '../core/index.js';
 import { MemoryEvents, ReadEventsQuery } from '../nest.js';
 import { exportLine } from '../store/codec.js';
+import type { Principal } from '../access/index.js';
+import { CurrentPrincipal, RequiresRight } from './access.guard.js';
+import { HttpAccess } from './http-access.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 import { publicError } from './memory-error.filter.js';
 import { MemoryIdFromPath } from './memory-params.js';
@@ -44,7 +47,40 @@ export class MemoryStreamController {
     @Inject(MemoryEvents) private readonly events: MemoryEvents,
     @Inject(HTTP_CONFIG) private readonly config: ResolvedHttpConfig,
     @Inject(SseClients) private readonly clients: SseClients,
+    @Inject(HttpAccess) private readonly access: HttpAccess,
   ) {}
+
+  /**
+   * Ends `response` once its principal's key is revoked or its credential expires, with a
+   * `failure` event saying so (the reconnect then needs a valid key).
+   */
+  private endWhenInvalid(response: Response, principal: Principal): void {
+    const end = (message: string) => {
+      if (response.writableEnded || response.destroyed) return;
+      response.end(
+        `event: failure\ndata: ${JSON.stringify({ code: 'UNAUTHORIZED', message })}\n\n`,
+      );
+      // A client that does not take the last bytes loses its socket all the same.
+      setTimeout(() => response.destroy(), 500).unref();
+    };
+    const stops: (() => void)[] = [];
+    if (principal.keyId !== undefined) {
+      stops.push(
+        this.access.authenticator.onRevoked(principal.keyId, () =>
+          end('The access key was revoked.'),
+        ),
+      );
+    }
+    if (principal.expiresAt !== undefined) {
+      const timer = setTimeout(
+        () => end('The credential expired.'),
+        // setTimeout fires at once past 2^31 - 1 ms (about 24 days).
+        Math.min(Math.max(0, principal.expiresAt - Date.now()), 2_147_483_647),
+      );
+      stops.push(() => clearTimeout(timer));
+    }
+    response.once('close', () => stops.forEach((stop) => stop()));
+  }
 
   /**
    * Server-Sent Events: every event from `fromSeq` (replayed from the log), then each new one as
@@ -52,18 +88,20 @@ export class MemoryStreamController {
    * resumes right after the last event it got (`Last-Event-ID` wins over `fromSeq`).
    */
   @Get('events/stream')
+  @RequiresRight('read')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Live event stream (Server-Sent Events)',
     description:
       'Replays the log from `fromSeq`, then sends each new event as it is appended. Each SSE ' +
       'message has `id:` = seq and `data:` = the event as JSON. A reconnecting EventSource ' +
-      'resumes after `Last-Event-ID`. EventSource cannot send headers, so when a token is ' +
-      'required this route (only) also accepts it as `?access_token=`.',
+      'resumes after `Last-Event-ID`. EventSource cannot send headers, so this route (only) also ' +
+      'accepts the key as `?access_token=`. The stream ends (an `event: failure` with ' +
+      '`UNAUTHORIZED`) within a second of its key being revoked, and when its JWT expires.',
   })
   @ApiQueryFrom(StreamQuery, {
     fromSeq: 'The first seq to send (default 0).',
-    access_token: 'The API token, for clients that cannot send an Authorization header.',
+    access_token: 'The access key (or JWT, or token), for clients that cannot send headers.',
   })
   @ApiTextResponse(
     'text/event-stream',
@@ -75,6 +113,7 @@ export class MemoryStreamController {
     @Query(queryPipe(StreamQuery)) query: z.output<typeof StreamQuery>,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() response: Response,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<void> {
     const fromSeq = resumeSeq(lastEventId) ?? query.fromSeq ?? 0;
     await this.queries.execute(new ReadEventsQuery(memoryId, { fromSeq, limit: 1 }));
@@ -88,6 +127,7 @@ export class MemoryStreamController {
     response.write('retry: 2000\n\n');
     // Counted for the metric, and ended with a reconnect hint if the server shuts down.
     this.clients.add(response);
+    this.endWhenInvalid(response, principal);
     await runEventStream(
       response,
       {
@@ -106,6 +146,7 @@ export class MemoryStreamController {
 
   /** The whole log as JSON Lines, streamed page by page. */
   @Get('export')
+  @RequiresRight('read')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Export the log as JSON Lines',

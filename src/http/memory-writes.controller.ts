@@ -1,7 +1,8 @@
 /**
  * The writes of one memory: record a message, add a document, the auditable recall, record a
  * recall computed by the caller, delete content (and erase it too), and erase deleted content.
- * Each answers 201 with what was stored.
+ * Each answers 201 with what was stored, recorded under the authenticated principal
+ * (`recordedBy`, which no body may carry).
  */
 import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -30,6 +31,8 @@ import {
   RecordMessageCommand,
   RecordRecallCommand,
 } from '../nest.js';
+import { requireRight, type Principal } from '../access/index.js';
+import { CurrentPrincipal, RequiresRight } from './access.guard.js';
 import { ApiErrorResponses, ApiJsonBody, ApiJsonResponse, ApiMemoryIdParam } from './openapi.js';
 import { MemoryIdFromPath } from './memory-params.js';
 import {
@@ -79,6 +82,7 @@ export class MemoryWritesController {
 
   /** Records a message. */
   @Post('messages')
+  @RequiresRight('write')
   @ApiMemoryIdParam()
   @ApiOperation({ summary: 'Record a message' })
   @ApiJsonBody(MessageBody, 'A message; id and timestamp are filled when left out.')
@@ -87,14 +91,17 @@ export class MemoryWritesController {
   recordMessage(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(MessageBody, 'message body')) body: z.output<typeof MessageBody>,
+    @CurrentPrincipal() principal: Principal,
   ) {
-    return this.write(memoryId, { kind: 'message', body }, () =>
-      this.commands.execute(new RecordMessageCommand(memoryId, body)),
+    const input = { ...body, recordedBy: principal.recordedBy };
+    return this.write(memoryId, { kind: 'message', body: input }, () =>
+      this.commands.execute(new RecordMessageCommand(memoryId, input)),
     );
   }
 
   /** Adds a document's extracted plain text. */
   @Post('documents')
+  @RequiresRight('write')
   @ApiMemoryIdParam()
   @ApiOperation({ summary: 'Add a document (its extracted plain text)' })
   @ApiJsonBody(DocumentBody, 'A document; mediaType defaults to text/plain.')
@@ -103,9 +110,11 @@ export class MemoryWritesController {
   addDocument(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DocumentBody, 'document body')) body: z.output<typeof DocumentBody>,
+    @CurrentPrincipal() principal: Principal,
   ) {
-    return this.write(memoryId, { kind: 'document', body }, () =>
-      this.commands.execute(new AddDocumentCommand(memoryId, body)),
+    const input = { ...body, recordedBy: principal.recordedBy };
+    return this.write(memoryId, { kind: 'document', body: input }, () =>
+      this.commands.execute(new AddDocumentCommand(memoryId, input)),
     );
   }
 
@@ -114,6 +123,7 @@ export class MemoryWritesController {
    * context, and only then return the items.
    */
   @Post('recall')
+  @RequiresRight('recall')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Recall (the auditable read)',
@@ -131,12 +141,16 @@ export class MemoryWritesController {
   recall(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(RecallBody, 'recall body')) body: z.output<typeof RecallBody>,
+    @CurrentPrincipal() principal: Principal,
   ) {
-    return this.commands.execute(new RecallCommand(memoryId, body));
+    return this.commands.execute(
+      new RecallCommand(memoryId, { ...body, recordedBy: principal.recordedBy }),
+    );
   }
 
   /** Records a recall the caller computed with its own retrieval. */
   @Post('recalls')
+  @RequiresRight('write')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Record a recall computed by the caller',
@@ -148,14 +162,17 @@ export class MemoryWritesController {
   recordRecall(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(RecordRecallBody, 'recall body')) body: z.output<typeof RecordRecallBody>,
+    @CurrentPrincipal() principal: Principal,
   ) {
-    return this.write(memoryId, { kind: 'recall', body }, () =>
-      this.commands.execute(new RecordRecallCommand(memoryId, body)),
+    const input = { ...body, recordedBy: principal.recordedBy };
+    return this.write(memoryId, { kind: 'recall', body: input }, () =>
+      this.commands.execute(new RecordRecallCommand(memoryId, input)),
     );
   }
 
   /** Deletes content by a visible act; with `erase: true`, erases it too in the same append. */
   @Post('deletions')
+  @RequiresRight('delete')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Delete content (a Deletion event: who, why, which items), optionally erase it too',
@@ -163,7 +180,7 @@ export class MemoryWritesController {
       'Targets must be visible messages or documents of this memory (409 otherwise). The targets ' +
       'stay in the log, retrievable by id, but never again visible, searchable or recallable. ' +
       'With `"erase": true` an Erasure of the same targets, reason and requester is appended ' +
-      'with the Deletion, atomically, and the answer is `{ deletion, erasure, cleanup }` (409 ' +
+      'with the Deletion, atomically (which needs the `erase` right too), and the answer is `{ deletion, erasure, cleanup }` (409 ' +
       '`ERASURE_UNAVAILABLE` on a store without keys, and nothing is written); `cleanup` says ' +
       'whether the words are gone from disk already or the scrub of old page images is pending ' +
       '(a reader holds an older snapshot; it is retried until it completes).',
@@ -178,14 +195,17 @@ export class MemoryWritesController {
   async deleteContent(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(DeletionBody, 'deletion body')) body: z.output<typeof DeletionBody>,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<Sequenced<Deletion> | DeletionAndErasure> {
-    const { erase, ...input } = body;
+    const { erase, ...fields } = body;
+    const input = { ...fields, recordedBy: principal.recordedBy };
     const request: WriteRequest = { kind: 'deletion', body: input };
     if (erase !== true) {
       return this.write(memoryId, request, () =>
         this.commands.execute(new DeleteContentCommand(memoryId, input)),
       );
     }
+    requireRight(principal, memoryId, 'erase');
     // A retry makes the same pair (the Erasure's id is derived from the Deletion's): with the
     // client's timestamp it is an idempotent append; without, the Deletion is recognized as for
     // any write, and the Erasure stored beside it answered with it.
@@ -210,6 +230,7 @@ export class MemoryWritesController {
 
   /** Erases content already deleted: the words destroyed, the act on record. */
   @Post('erasures')
+  @RequiresRight('erase')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'Erase deleted content (an Erasure event: who, why, which items)',
@@ -233,10 +254,12 @@ export class MemoryWritesController {
   eraseContent(
     @MemoryIdFromPath() memoryId: string,
     @Body(bodyPipe(ErasureBody, 'erasure body')) body: z.output<typeof ErasureBody>,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<ErasureOutcome> {
+    const input = { ...body, recordedBy: principal.recordedBy };
     return writeOrReturnRetried(
-      { kind: 'erasure', body },
-      () => this.commands.execute(new EraseContentCommand(memoryId, body)),
+      { kind: 'erasure', body: input },
+      () => this.commands.execute(new EraseContentCommand(memoryId, input)),
       (id) => this.stored(memoryId, id),
       async (erasure) => ({
         erasure: erasure as ErasureOutcome['erasure'],

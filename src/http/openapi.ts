@@ -15,7 +15,7 @@ import {
   type OpenAPIObject,
 } from '@nestjs/swagger';
 import { z } from 'zod';
-import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
+import { HttpAccess } from './http-access.js';
 import { EventIdParam, MemoryIdParam } from './request-schemas.js';
 import {
   codesOf,
@@ -149,7 +149,7 @@ function errorResponse(status: ErrorStatus) {
 
 /**
  * Documents the error responses a route can answer besides 500 and 503 (which every route can:
- * a failure, an unavailable or closed store); 401 is added to every route when a token is set.
+ * a failure, an unavailable or closed store); 401 and 403 are added to every `/api` route.
  */
 export const ApiErrorResponses = (...statuses: ErrorStatus[]) =>
   applyDecorators(
@@ -173,44 +173,44 @@ export function responseComponents(): Record<string, JsonSchema> {
 }
 
 /**
- * Security only when the server has a token: then every `/api` operation requires the bearer
- * token and documents 401. Without one the document says so (`security: []`), so spec-driven
- * tools send requests as they are.
+ * Every `/api` operation takes a bearer credential (an access key, a JWT or the API token) and
+ * documents 401 and 403: a server answers them once anything authenticates callers, which a
+ * first key granted can switch on while it runs. Until then requests need none (`{}` in
+ * `security`: anonymous allowed).
  */
-function applySecurity(document: OpenAPIObject, apiToken: string | undefined): void {
-  if (apiToken === undefined) {
-    document.security = [];
-    delete document.components?.schemas?.Error401;
-    return;
-  }
-  document.security = [{ bearer: [] }];
-  for (const operations of Object.values(document.paths)) {
+function applySecurity(document: OpenAPIObject, required: boolean): void {
+  document.security = required ? [{ bearer: [] }] : [{ bearer: [] }, {}];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!path.startsWith('/api')) continue;
     for (const method of ['get', 'post'] as const) {
       const operation = operations[method];
-      if (operation !== undefined) operation.responses['401'] = errorResponse(401);
+      if (operation === undefined) continue;
+      operation.responses['401'] = errorResponse(401);
+      operation.responses['403'] = errorResponse(403);
     }
   }
 }
 
 /** Serves the OpenAPI document and Swagger UI. */
 export function setupOpenApi(app: INestApplication, version: string): void {
-  const { apiToken } = app.get<ResolvedHttpConfig>(HTTP_CONFIG);
-  let builder = new DocumentBuilder()
+  const required = app.get(HttpAccess).authenticator.required;
+  const builder = new DocumentBuilder()
     .setTitle('memledger')
     .setDescription(
       'An auditable, event-sourced memory for LLM agents: an append-only log of messages, ' +
-        'documents, recalls and deletions. Errors answer `{ code, message, issues? }`.',
+        'documents, recalls and deletions. Errors answer `{ code, message, issues? }`. ' +
+        'Callers authenticate with `Authorization: Bearer` and an access key (`mlk_...`), a JWT ' +
+        'or the API token; a refusal is 403 `FORBIDDEN` naming the missing right, decided from ' +
+        'the grant alone, so a memory outside it answers the same whether it exists or not.',
     )
     .setVersion(version)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
-    .addServer('/', 'This server');
-  if (apiToken !== undefined) {
-    builder = builder.addBearerAuth({
+    .addServer('/', 'This server')
+    .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
-      description: 'The server token (MEMLEDGER_API_TOKEN).',
+      description: 'An access key (mlk_...), a JWT from the identity provider, or the API token.',
     });
-  }
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (_controller, method) => method,
   });
@@ -218,6 +218,6 @@ export function setupOpenApi(app: INestApplication, version: string): void {
     ...document.components,
     schemas: { ...document.components?.schemas, ...responseComponents() },
   };
-  applySecurity(document, apiToken);
+  applySecurity(document, required);
   SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: `${DOCS_PATH}-json` });
 }

@@ -9,7 +9,8 @@ import { metrics, type BatchObservableCallback, type Observable } from '@opentel
 import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER, MEMORY_STORE } from '../nest.js';
 import type { MemoryStore } from '../store/event-log.port.js';
-import { MetricName, readModelLag, SCOPE, type ReadModelLag } from '../telemetry/index.js';
+import { readModelLag, type ReadModelLag } from '../memory/traced/index.js';
+import { MetricName, SCOPE } from '../telemetry/index.js';
 
 /** The open-memory and lag gauges of one application. */
 @Injectable()

@@ -1,7 +1,8 @@
 /**
  * Secrets never reach a log line or an error body: the stream's `?access_token=`, an
- * `Authorization` value, the password of a connection string (`esdb://admin:changeit@host`) and
- * `password=`/`token=`-like pairs are replaced by {@link REDACTED} before the server writes them.
+ * `Authorization` value, an access key secret (`mlk_...`) or a JWT wherever it appears, the
+ * password of a connection string (`esdb://admin:changeit@host`) and `password=`/`token=`-like
+ * pairs are replaced by {@link REDACTED} before the server writes them.
  */
 
 /** What a secret is replaced by. */
@@ -11,6 +12,10 @@ export const REDACTED = '[redacted]';
 const SECRET_NAMES = String.raw`access_token|api[_-]?token|api[_-]?key|token|password|passwd|pwd|secret|client_secret`;
 
 const RULES: readonly (readonly [RegExp, string])[] = [
+  // An access key secret anywhere (its prefix stays, so a reader knows what leaked).
+  [/\bmlk_[A-Za-z0-9_-]{8,}/g, `mlk_${REDACTED}`],
+  // A compact JWT anywhere: header and payload are base64url JSON (`eyJ`), then a signature.
+  [/\beyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g, REDACTED],
   // `scheme://user:password@host`: the password goes, the user and host stay for diagnosis.
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s@/]*@/gi, `$1${REDACTED}@`],
   // `Bearer <token>`, `Basic <credentials>` wherever they appear (a placeholder `<token>` stays).

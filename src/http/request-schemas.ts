@@ -4,7 +4,16 @@
  * is generated from them, so the documented contract cannot drift from what is enforced.
  */
 import { z } from 'zod';
-import { Deletion, Document, Erasure, Message, MemoryId, Recall } from '../core/index.js';
+import {
+  Deletion,
+  Document,
+  Erasure,
+  Message,
+  MemoryId,
+  Recall,
+  RecordedBy,
+  Timestamp,
+} from '../core/index.js';
 import { MAX_PAGE } from '../memory/index.js';
 
 /**
@@ -129,4 +138,13 @@ export const ConsistencyQuery = z.strictObject({
 export const StreamQuery = z.strictObject({
   fromSeq: intParam(0).optional(),
   access_token: z.string().optional(),
+});
+
+/** Query of `GET recalls`: whose recalls, between which times, from which seq, how many. */
+export const AuditQuery = z.strictObject({
+  principal: RecordedBy.unwrap().shape.principal.optional(),
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
+  fromSeq: intParam(0).optional(),
+  limit: intParam(1, MAX_PAGE).optional(),
 });

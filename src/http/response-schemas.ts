@@ -16,6 +16,7 @@ import {
   Seq,
   Timestamp,
 } from '../core/index.js';
+import { ACCESS_RESPONSE_SCHEMAS } from './access.schemas.js';
 import { STATUS_OF_CODE, type ApiErrorCode } from './memory-error.filter.js';
 
 /**
@@ -25,12 +26,13 @@ import { STATUS_OF_CODE, type ApiErrorCode } from './memory-error.filter.js';
 function stored<
   S extends typeof Message | typeof Document | typeof Recall | typeof Deletion | typeof Erasure,
 >(event: S) {
-  const { sessionId, source, actor } = event.shape;
+  const { sessionId, source, actor, recordedBy } = event.shape;
   return event.extend({
     seq: Seq,
     sessionId: sessionId.unwrap(),
     source: source.unwrap(),
     actor: actor.unwrap(),
+    recordedBy: recordedBy.unwrap(),
   });
 }
 
@@ -40,6 +42,7 @@ const storedCommon = {
   sessionId: Message.shape.sessionId.unwrap(),
   source: Message.shape.source.unwrap(),
   actor: Message.shape.actor.unwrap(),
+  recordedBy: Message.shape.recordedBy.unwrap(),
 };
 
 /** A stored message. */
@@ -172,7 +175,7 @@ export const SearchResult = z.strictObject({
   id: EventId,
   kind: z.enum(['message', 'document']),
   seq: Seq,
-  score: z.number(),
+  score: z.number().describe('BM25 relevance relative to the best hit of the answer (1).'),
   item: SequencedContent,
 });
 
@@ -190,13 +193,17 @@ export const EventLookup = z.strictObject({
   erasedBy: SequencedErasure.nullable(),
 });
 
-/** One recall that used an item: which query, when, by whom. */
+/**
+ * One recall that used an item: which query, when, by whom (`actor`, the caller's claim, and
+ * `recordedBy`, the principal the server authenticated).
+ */
 export const RecallUse = z.strictObject({
   recallId: EventId,
   query: Recall.shape.query,
   seq: Seq,
   timestamp: Timestamp,
   actor: Recall.shape.actor.unwrap(),
+  recordedBy: Recall.shape.recordedBy.unwrap(),
   sessionId: Recall.shape.sessionId.unwrap(),
 });
 
@@ -233,11 +240,23 @@ export const ConsistencyProof = z.strictObject({
   path: z.array(Base64Hash),
 });
 
+/** One recall of the audit, with the items it put in the context as the log holds them now. */
+export const AuditedRecall = z.strictObject({
+  recall: SequencedRecall,
+  items: z.array(EventLookup),
+});
+
+/** `GET recalls`: a page of the recall audit and where the next page starts (null: done). */
+export const RecallAuditPage = z.strictObject({
+  recalls: z.array(AuditedRecall),
+  next: Seq.nullable(),
+});
+
 /** One failing field of a refused request. */
 export const ValidationIssue = z.strictObject({ path: z.string(), message: z.string() });
 
 /** The statuses an error response can have, each with its own schema of codes. */
-export const ERROR_STATUSES = [400, 401, 404, 409, 413, 415, 500, 503, 504] as const;
+export const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 500, 503, 504] as const;
 /** A documented error status. */
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
@@ -292,9 +311,13 @@ export const RESPONSE_SCHEMAS = {
   ItemHistory,
   InclusionProof,
   ConsistencyProof,
+  AuditedRecall,
+  RecallAuditPage,
+  ...ACCESS_RESPONSE_SCHEMAS,
   ValidationIssue,
   Error400: errorBody(400),
   Error401: errorBody(401),
+  Error403: errorBody(403),
   Error404: errorBody(404),
   Error409: errorBody(409),
   Error413: errorBody(413),

@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { requireRight, UNAUTHENTICATED, type Principal } from '../access/index.js';
 import { DEFAULT_MEMORY_ID } from '../core/index.js';
 import type { Memledger } from '../memory/index.js';
-import { traceMemledger } from '../telemetry/index.js';
+import { traceMemledger } from '../memory/traced/index.js';
 import { registerReadTools } from './memory-read.tools.js';
 import { registerReceiptTool } from './receipt.tool.js';
-import { registerWriteTools } from './memory-write.tools.js';
+import { registerWriteTools, type MemoryOf } from './memory-write.tools.js';
 import { traceToolCalls } from './traced-tools.js';
 
 const { version } = JSON.parse(
@@ -35,6 +36,12 @@ export interface McpServerOptions {
    * @defaultValue 'default'
    */
   readonly memoryId?: string;
+  /**
+   * Who calls the tools, as authenticated: each tool needs its right on the memory it names (a
+   * tool error `FORBIDDEN` otherwise, and nothing written), and what it appends records the
+   * principal as `recordedBy`. @defaultValue every right, nobody on record
+   */
+  readonly principal?: Principal;
 }
 
 /**
@@ -50,10 +57,14 @@ export function createMcpServer(memledger: Memledger, options: McpServerOptions 
   // Tool calls and the memory operations under them are traced (no-ops without an SDK); a
   // memledger traced already (the application's) is used as it is.
   const traced = traceMemledger(memledger);
-  const memoryOf = (memoryId: string | undefined) =>
-    traced.memory(memoryId ?? options.memoryId ?? DEFAULT_MEMORY_ID);
+  const principal = options.principal ?? UNAUTHENTICATED;
+  const memoryOf: MemoryOf = async (memoryId, rights) => {
+    const id = memoryId ?? options.memoryId ?? DEFAULT_MEMORY_ID;
+    for (const right of rights) requireRight(principal, id, right);
+    return traced.memory(id);
+  };
   traceToolCalls(server);
-  registerWriteTools(server, memoryOf);
+  registerWriteTools(server, memoryOf, principal.recordedBy);
   registerReadTools(server, memoryOf);
   registerReceiptTool(server, memoryOf);
   return server;

@@ -5,7 +5,8 @@
  * memory, `recall` it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isContent } from '../core/index.js';
+import { isContent, type RecordedBy } from '../core/index.js';
+import { relativeScores } from '../read-models/index.js';
 import type { MemoryOf } from './memory-write.tools.js';
 import {
   DATA_NOTE,
@@ -13,11 +14,17 @@ import {
   quoted,
   quotedItem,
   quotedItems,
+  recallStatLines,
 } from './quoted-content.render.js';
 import { HistoryInput, SearchInput, StateAtInput } from './tool-inputs.schemas.js';
 import { HistoryOutput, SearchOutput, StateAtOutput } from './tool-outputs.schemas.js';
 import { runTool, toolResult } from './tool-result.js';
 import { withheld, withholdDeleted } from './withheld-content.js';
+
+/** Who a recall was recorded by, as authenticated: `name (via)`, or `nobody authenticated`. */
+function byLine(by: RecordedBy): string {
+  return by === null ? 'nobody authenticated' : `${by.principal} (${by.via})`;
+}
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
 
@@ -37,7 +44,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const hits = await memory.search(args.query, {
           ...(args.asOfSeq === undefined ? {} : { asOfSeq: args.asOfSeq }),
           ...(args.limit === undefined ? {} : { limit: args.limit }),
@@ -47,7 +54,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
           hits.map((hit) => hit.item),
           args.asOfSeq,
         );
-        const returned = hits.map((hit, i) => ({ ...hit, item: items[i]! }));
+        const returned = relativeScores(hits).map((hit, i) => ({ ...hit, item: items[i]! }));
         const asOf = args.asOfSeq === undefined ? 'now' : `as of seq ${args.asOfSeq}`;
         const head =
           `Search (inspection, nothing recorded) of memory ${quoted(memory.memoryId)} ${asOf} ` +
@@ -73,7 +80,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const page = await memory.statePage({
           ...(args.upToSeq === undefined ? {} : { upToSeq: args.upToSeq }),
           ...(args.offset === undefined ? {} : { offset: args.offset }),
@@ -93,6 +100,9 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
         );
         const text = [head, quotedItems(items)];
         if (deletions.length > 0) text.push(['Deleted by then:', ...deletions].join('\n'));
+        const stats = recallStatLines(page.recallStats);
+        if (stats.length > 0)
+          text.push(['Recall statistics of the items on this page:', ...stats].join('\n'));
         return toolResult(
           { memoryId: memory.memoryId, ...page, visibleMessages, visibleDocuments },
           text.join('\n\n'),
@@ -114,14 +124,14 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const { event, recalls, deletedBy, erasedBy } = await memory.history(args.id);
         const lines = [
           `${event.kind} ${event.id} in memory ${quoted(memory.memoryId)}: written at seq ${event.seq}, ${event.timestamp}, source ${quoted(event.source)}, actor ${quoted(event.actor ?? 'none')}.`,
           `Recalled ${recalls.length} time${recalls.length === 1 ? '' : 's'}${recalls.length ? ':' : '.'}`,
           ...recalls.map(
             (use) =>
-              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}`,
+              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}, recorded by ${quoted(byLine(use.recordedBy))}`,
           ),
           deletedBy === null ? 'Not deleted.' : `Deleted: ${deletionLine(deletedBy)}.`,
           ...(erasedBy === null

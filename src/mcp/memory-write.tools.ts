@@ -5,6 +5,8 @@
  * what it stored.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Right } from '../access/index.js';
+import type { RecordedBy } from '../core/index.js';
 import type { MemoryHandle } from '../memory/index.js';
 import { deletionLine, quoted, quotedItems } from './quoted-content.render.js';
 import {
@@ -21,23 +23,40 @@ import {
 } from './tool-outputs.schemas.js';
 import { runTool, toolResult } from './tool-result.js';
 
-/** Opens the memory a call names, else the server's. */
-export type MemoryOf = (memoryId: string | undefined) => Promise<MemoryHandle>;
+/**
+ * Opens the memory a call names, else the server's, once the caller is found to hold `rights`
+ * on it (`FORBIDDEN` otherwise, before anything is read or written).
+ */
+export type MemoryOf = (
+  memoryId: string | undefined,
+  rights: readonly Right[],
+) => Promise<MemoryHandle>;
 
 /** The `source` of every event written through MCP, so the log says where it came from. */
 export const MCP_SOURCE = 'mcp';
 
-/** Who wrote an event and in which conversation, without the keys a caller left out. */
-function contextOf(args: { sessionId?: string | null; actor?: string | null }) {
+/**
+ * Who wrote an event (the caller's claim and the authenticated principal) and in which
+ * conversation, without the keys a caller left out.
+ */
+function contextOf(
+  args: { sessionId?: string | null; actor?: string | null },
+  recordedBy: RecordedBy,
+) {
   return {
     source: MCP_SOURCE,
+    recordedBy,
     ...(args.sessionId === undefined ? {} : { sessionId: args.sessionId }),
     ...(args.actor === undefined ? {} : { actor: args.actor }),
   };
 }
 
 /** Registers `remember`, `add_document`, `recall` and `forget` on `server`. */
-export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void {
+export function registerWriteTools(
+  server: McpServer,
+  memoryOf: MemoryOf,
+  recordedBy: RecordedBy,
+): void {
   server.registerTool(
     'remember',
     {
@@ -50,11 +69,11 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['write']);
         const event = await memory.recordMessage({
           speaker: args.speaker,
           content: args.content,
-          ...contextOf(args),
+          ...contextOf(args, recordedBy),
         });
         return toolResult(
           { memoryId: memory.memoryId, event },
@@ -75,12 +94,12 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['write']);
         const event = await memory.addDocument({
           name: args.name,
           text: args.text,
           mediaType: args.mediaType,
-          ...contextOf(args),
+          ...contextOf(args, recordedBy),
         });
         return toolResult(
           { memoryId: memory.memoryId, event },
@@ -103,11 +122,11 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['recall']);
         const { recall, items } = await memory.recall({
           query: args.query,
           ...(args.limit === undefined ? {} : { limit: args.limit }),
-          ...contextOf(args),
+          ...contextOf(args, recordedBy),
         });
         const head =
           `Recall ${recall.id} recorded at seq ${recall.seq} in memory ${quoted(memory.memoryId)} ` +
@@ -135,11 +154,15 @@ export function registerWriteTools(server: McpServer, memoryOf: MemoryOf): void 
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(
+          args.memoryId,
+          args.erase === true ? ['delete', 'erase'] : ['delete'],
+        );
         const input = {
           targets: [...args.targets],
           reason: args.reason,
           source: MCP_SOURCE,
+          recordedBy,
           ...(args.requestedBy === undefined ? {} : { requestedBy: args.requestedBy }),
         };
         const where = `in memory ${quoted(memory.memoryId)}`;

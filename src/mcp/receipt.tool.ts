@@ -31,7 +31,7 @@ export function registerReceiptTool(server: McpServer, memoryOf: MemoryOf): void
     },
     (args) =>
       runTool(async () => {
-        const memory = await memoryOf(args.memoryId);
+        const memory = await memoryOf(args.memoryId, ['read']);
         const checkpoint = await memory.checkpoint();
         const proof = await memory.proveInclusion(args.seq, checkpoint.size);
         const withheld = await withheldReason(memory, args.seq);

@@ -9,6 +9,9 @@ import { EVENT_KINDS } from '../core/index.js';
 
 const nullableText = z.string().nullable();
 
+/** Who appended an event, as the server authenticated them (null: nobody authenticated). */
+const recordedBy = z.object({ principal: z.string(), via: z.string() }).nullable();
+
 /** Fields every stored event has. */
 const common = {
   id: z.string(),
@@ -17,6 +20,7 @@ const common = {
   sessionId: nullableText,
   source: z.string(),
   actor: nullableText,
+  recordedBy: recordedBy.optional(),
 };
 
 /** A stored message. */
@@ -126,7 +130,7 @@ export const SearchOutput = z.object({
       id: z.string(),
       kind: z.enum(['message', 'document']),
       seq: z.number().int(),
-      score: z.number(),
+      score: z.number().describe('BM25 relevance relative to the best hit (1).'),
       item: ReturnedOutput,
     }),
   ),
@@ -180,6 +184,7 @@ export const HistoryOutput = z.object({
       seq: z.number().int(),
       timestamp: z.string(),
       actor: nullableText,
+      recordedBy,
       sessionId: nullableText,
     }),
   ),

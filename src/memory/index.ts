@@ -2,6 +2,7 @@
 export * from './memledger.js';
 export * from './memory-handle.js';
 export * from './memory.types.js';
+export { AUDIT_SCAN_EVENTS, DEFAULT_AUDIT_LIMIT } from './recall-audit.js';
 export * from './retriever.js';
 export * from './retention.js';
 export * from './verifiable-log.js';

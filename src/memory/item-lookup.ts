@@ -2,9 +2,9 @@
  * One item by id from the read models, with the acts done to it: the Deletion that removed it
  * and the Erasure that destroyed its words, loaded in the same read as the item itself.
  */
-import type { Deletion, Erasure, Sequenced } from '../core/index.js';
+import type { Deletion, Erasure, Recall, Sequenced } from '../core/index.js';
 import type { ReadModelDb } from '../read-models/index.js';
-import type { EventLookup } from './memory.types.js';
+import type { EventLookup, ItemRecall } from './memory.types.js';
 
 /** The item `id` of memory `mem` and its acts, or undefined when the read models hold no such id. */
 export function lookUpItem(
@@ -25,5 +25,25 @@ export function lookUpItem(
         erasedBy: (act(item.erasedSeq) as Sequenced<Erasure> | undefined) ?? null,
       }
     );
+  });
+}
+
+/**
+ * The recalls that put the item at `seq` in a context (the first `limit`), each with who was
+ * authenticated asking: read from the Recall events themselves, in one read for all.
+ */
+export function itemRecalls(
+  db: ReadModelDb,
+  mem: number,
+  seq: number,
+  limit: number,
+): ItemRecall[] {
+  return db.read(() => {
+    const uses = db.queries.recallUses(mem, seq, limit);
+    const recalls = db.queries.events<Sequenced<Recall>>(
+      mem,
+      uses.map((use) => use.seq),
+    );
+    return uses.map((use, i) => ({ ...use, recordedBy: recalls[i]?.recordedBy ?? null }));
   });
 }

@@ -14,8 +14,8 @@ import {
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
-import { openSqliteFile, type SqliteFile } from '../db/sqlite-file.js';
-import { openCatchUpRuntime, treeProjection } from '../projections/tree/index.js';
+import { openProjectionRuntime, type ProjectionRuntime } from '../projections/index.js';
+import { treeProjection } from '../projections/tree/index.js';
 import type { CheckpointArchive } from '../store/checkpoint-archive.port.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import { inMemoryCheckpointArchive } from '../store/in-memory/in-memory.checkpoint-archive.js';
@@ -112,6 +112,12 @@ export interface Memledger {
   readonly erasureCleanup: ErasureCleanup | undefined;
   /** Checkpoints and proofs of every memory (each memory handle offers its own). */
   readonly verifiableLog: VerifiableLog;
+  /**
+   * The projection runtime (src/store/projection.port.ts): derived data registered here is
+   * applied inside each append's transaction (SQLite) or by catch-up from the log, in the read
+   * models' file.
+   */
+  readonly projections: ProjectionRuntime;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
 }
@@ -128,6 +134,13 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
+  const embedded = store.embedded;
+  const projections = openProjectionRuntime(
+    db.database,
+    db.location,
+    store,
+    embedded && ((hook) => embedded.onAppend(hook)),
+  );
   const cleanup = sealed.cleanup;
   const notice = options.onNotice ?? ((text: string) => console.warn(text));
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
@@ -138,9 +151,9 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
-  const projections = openProjections(store, options.readModels ?? ':memory:');
+  projections.register(treeProjection);
   const identity = options.log ?? { name: defaultLogName(), witnesses: [] };
-  const verifiableLog = new VerifiableLog(identity, projections.runtime, archiveOf(store), {
+  const verifiableLog = new VerifiableLog(identity, projections, archiveOf(store), {
     ...(identity.witnesses.length > 0 ? { witnesses: new WitnessClient(identity.witnesses) } : {}),
     onNotice: notice,
   });
@@ -152,6 +165,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
     verifiableLog,
+    projections,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
   const idleMs = Math.max(1, options.idleCloseMs ?? 300_000);
@@ -193,6 +207,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     readModels: db.location,
     erasureCleanup: cleanup,
     verifiableLog,
+    projections,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
       return memory(memoryId);
@@ -209,22 +224,8 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       for (const memoryId of [...open.keys()]) closeMemory(memoryId);
       if (options.closeStore !== false) await store.close();
       db.close();
-      projections.file?.close();
     },
   };
-}
-
-/**
- * The projections memledger drives itself (the tree) and the file they live on: the store's own
- * (SQLite), else the read models' file, on a connection of their own.
- */
-function openProjections(store: MemoryStore, path: string) {
-  const file: SqliteFile | undefined = store.embedded
-    ? undefined
-    : openSqliteFile({ path, role: 'projection file', synchronous: 'NORMAL' });
-  const runtime = openCatchUpRuntime(store, store.embedded?.database ?? file!.db);
-  runtime.register(treeProjection);
-  return { runtime, file };
 }
 
 /** Where signed checkpoints are kept: the store's own archive, its file, else process memory. */

@@ -46,13 +46,16 @@ import type {
   EventLookup,
   ItemHistory,
   MemorySettings,
+  RecallAuditPage,
+  RecallAuditQuery,
   RecallRequest,
   RecallResult,
   SearchResult,
   StatePage,
 } from './memory.types.js';
-import { lookUpItem } from './item-lookup.js';
+import { itemRecalls, lookUpItem } from './item-lookup.js';
 import { auditableRecall } from './recall.js';
+import { auditRecalls } from './recall-audit.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
 import type { CheckpointNote, ConsistencyProofJson, InclusionProofJson } from './verifiable-log.js';
 
@@ -238,10 +241,14 @@ export class MemoryHandle {
    */
   async history(id: string): Promise<ItemHistory> {
     const { event, deletedBy, erasedBy } = await this.getEvent(id);
-    const recalls = this.db.read(() =>
-      this.db.queries.recallUses(this.models.mem, event.seq, HISTORY_RECALLS),
-    );
+    const recalls = itemRecalls(this.db, this.models.mem, event.seq, HISTORY_RECALLS);
     return { event, recalls, deletedBy, erasedBy };
+  }
+
+  /** A page of the recall audit: by principal, between two times ({@link RecallAuditQuery}). */
+  async recallAudit(query: RecallAuditQuery = {}): Promise<RecallAuditPage> {
+    const head = await this.models.catchUp();
+    return auditRecalls({ log: this.log, db: this.db, mem: this.models.mem, head }, query);
   }
 
   /**

@@ -4,11 +4,14 @@ import type {
   Deletion,
   Erasure,
   MemoryEvent,
+  Recall,
+  RecordedBy,
   SearchHit,
   Sequenced,
 } from '../core/index.js';
 import type { RecallUse } from '../read-models/index.js';
 import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
+import type { ProjectionRuntime } from '../projections/index.js';
 import type { Retriever } from './retriever.js';
 import type { VerifiableLog } from './verifiable-log.js';
 
@@ -16,7 +19,14 @@ import type { VerifiableLog } from './verifiable-log.js';
 export interface CommandContext {
   readonly sessionId?: string | null;
   readonly source?: string;
+  /** Which agent or component asks: the caller's claim, recorded as it is given. */
   readonly actor?: string | null;
+  /**
+   * Who asks, as the host authenticated them (its own login, an access key, a JWT): recorded as
+   * the event's `recordedBy`. Set it from the host's authentication, never from what a client
+   * sent. @defaultValue null (nobody authenticated)
+   */
+  readonly recordedBy?: RecordedBy;
 }
 
 /** Input of `recall`, the auditable read. */
@@ -46,11 +56,17 @@ export interface EventLookup {
   readonly erasedBy: Sequenced<Erasure> | null;
 }
 
+/** One recall that put an item in a context, with who was authenticated asking for it. */
+export interface ItemRecall extends RecallUse {
+  /** The authenticated principal of the Recall (beside `actor`, the caller's claim). */
+  readonly recordedBy: RecordedBy;
+}
+
 /** The full history of one item. */
 export interface ItemHistory {
   readonly event: Sequenced;
   /** Every recall that put this item in a context, in log order. */
-  readonly recalls: readonly RecallUse[];
+  readonly recalls: readonly ItemRecall[];
   /** The Deletion that removed it, with reason and requester; null while visible. */
   readonly deletedBy: Sequenced<Deletion> | null;
   /** The Erasure that destroyed its words, with reason and requester; null when not erased. */
@@ -74,6 +90,38 @@ export interface DeletionAndErasure extends ErasureOutcome {
 
 export type { StatePage } from '../read-models/index.js';
 
+/** Which recalls an audit lists: by whom, when, and from where in the log it goes on. */
+export interface RecallAuditQuery {
+  /** Only recalls recorded by this authenticated principal (`recordedBy.principal`). */
+  readonly principal?: string;
+  /** Only recalls whose timestamp is at or after this time. */
+  readonly from?: string | Date;
+  /** Only recalls whose timestamp is before this time. */
+  readonly to?: string | Date;
+  /** The seq the scan starts at (a page's `next`). @defaultValue 0 */
+  readonly fromSeq?: number;
+  /** At most this many recalls. @defaultValue 100 */
+  readonly limit?: number;
+}
+
+/** A recall on record and what it put in the context, each item as the log holds it now. */
+export interface AuditedRecall {
+  readonly recall: Sequenced<Recall>;
+  /**
+   * The items it returned (their words are immutable, so they are what it contained then),
+   * each with its Deletion and Erasure if any: an erased item shows the erasure marker, never
+   * its words.
+   */
+  readonly items: readonly EventLookup[];
+}
+
+/** A page of the recall audit. */
+export interface RecallAuditPage {
+  readonly recalls: readonly AuditedRecall[];
+  /** The seq the next page starts at; null when the scan reached the head of the log. */
+  readonly next: number | null;
+}
+
 /** Settings shared by every memory of a memledger. */
 export interface MemorySettings {
   readonly defaults: EventDefaults;
@@ -85,4 +133,6 @@ export interface MemorySettings {
   readonly cleanup: ErasureCleanup | undefined;
   /** Checkpoints and proofs of the store's memories. */
   readonly verifiableLog: VerifiableLog;
+  /** Derived data beyond the read models (the verifiable log's tree, vectors): src/projections. */
+  readonly projections: ProjectionRuntime;
 }

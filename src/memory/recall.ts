@@ -213,6 +213,7 @@ function recallEvent({ request, settings }: RecallInput, ids: readonly string[])
       sessionId: request.sessionId,
       source: request.source,
       actor: request.actor,
+      recordedBy: request.recordedBy,
     },
     settings.defaults,
   );

@@ -33,11 +33,11 @@ export function pageOfState(state: MemoryState, options: PageOptions = {}): Stat
     visibleDocuments: window(state.visibleDocuments),
     deleted: window(byDeletion),
     erasureOf: (id) => state.erased[id],
-    recallStats: (items) => {
+    recallStats: (ids) => {
       const stats: Record<string, RecallStat> = {};
-      for (const item of items) {
-        const stat = state.recallStats[item.id];
-        if (stat) stats[item.id] = stat;
+      for (const id of ids) {
+        const stat = state.recallStats[id];
+        if (stat) stats[id] = stat;
       }
       return stats;
     },

@@ -7,12 +7,8 @@
  * loudly. Without a key the roots and proofs are served unsigned.
  */
 import { MemoryError, isMemoryError } from '../core/index.js';
-import {
-  leafHashOfEvent,
-  leafOf,
-  type ProjectionRuntime,
-  type TreeHandler,
-} from '../projections/tree/index.js';
+import type { ProjectionRuntime } from '../projections/index.js';
+import { leafHashOfEvent, leafOf, type TreeHandler } from '../projections/tree/index.js';
 import type {
   ArchivedCheckpoint,
   CheckpointArchive,

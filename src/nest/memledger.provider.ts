@@ -3,7 +3,7 @@ import { openMemledger, type Memledger } from '../memory/index.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import { checkMemoryId } from '../store/memory-id.js';
 import { openStore } from '../store/open-store.js';
-import { traceMemledger, traceStore } from '../telemetry/index.js';
+import { traceMemledger, traceStore } from '../memory/traced/index.js';
 import type { MemoryModuleOptions } from './memory-module.options.js';
 import { MEMORY_MODULE_OPTIONS } from './memory.module-definition.js';
 import { MEMLEDGER, MEMORY_STORE } from './memory.tokens.js';

@@ -42,7 +42,7 @@ export class MemoryModule extends ConfigurableModuleClass implements OnApplicati
     super();
   }
 
-  /** Stops the projections (saving snapshots) and closes the store, once. */
+  /** Stops the read models' followers and closes the store, once. */
   onApplicationShutdown(): Promise<void> {
     this.closing ??= this.memledger.close();
     return this.closing;

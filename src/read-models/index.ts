@@ -14,3 +14,4 @@ export {
   type StateChunk,
 } from './read-model.whole-state.js';
 export type { SearchReadModel } from './search.read-model.js';
+export { relativeScores } from './search.read-model.js';

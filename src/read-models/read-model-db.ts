@@ -41,6 +41,8 @@ export interface ReadModelDb {
   readonly embedded: boolean;
   /** Their file's path (the store's own, when embedded). */
   readonly path: string;
+  /** Their file's connection (the store's own, when embedded). */
+  readonly database: Database.Database;
   /**
    * Their file's write-ahead log scrubs: requested whenever an applied Erasure dropped words, so
    * no page image from before it outlives it (src/db/wal-scrub.ts).
@@ -92,10 +94,17 @@ export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb 
   }));
   // Inside every append's transaction: apply the new events when the read models were current
   // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
-  embedded.onAppend((memoryId, written) => models.apply(models.createKey(memoryId), written, true));
+  embedded.onAppend((memoryId, written) =>
+    models.apply(
+      models.createKey(memoryId),
+      written.map((projected) => projected.event),
+      true,
+    ),
+  );
   return {
     ...models,
     embedded: true,
+    database: db,
     path: embedded.path,
     wal: embedded.wal,
     close: () => undefined,
@@ -130,7 +139,7 @@ export function openReadModelFile(path: string): ReadModelDb {
     load,
     seqsOf: seqsOnReadModels(db),
   }));
-  return { ...models, embedded: false, path, wal, close: () => file.close() };
+  return { ...models, embedded: false, path, database: db, wal, close: () => file.close() };
 }
 
 function readModelsOn(
@@ -140,7 +149,7 @@ function readModelsOn(
   withPayloads: boolean,
   /** How events are loaded by seq and items found by id, where the events live. */
   access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
-): Omit<ReadModelDb, 'close' | 'embedded' | 'path' | 'wal'> {
+): Omit<ReadModelDb, 'close' | 'embedded' | 'path' | 'wal' | 'database'> {
   const keys = new Map<string, number>();
   const ids = new Map<number, string>();
   const memoryIdOf = (mem: number) => ids.get(mem)!;

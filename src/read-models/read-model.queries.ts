@@ -40,7 +40,7 @@ interface TotalsRow {
 }
 
 /** A deleted item: its id, the seq of its Deletion, and of its Erasure if any. */
-type DeletedRow = [id: string, deletedSeq: number, erasedSeq: number | null];
+type DeletedRow = [id: string, deletedSeq: number, erasedSeq: number | null, seq: number];
 
 /** An item's recall statistics: its seq, the count, the last recall's seq and time. */
 type StatRow = [itemSeq: number, count: number, lastSeq: number, lastTs: string];
@@ -97,7 +97,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
     // by name, which showed in the page's profile.
     deleted: db
       .prepare<[number, number, number, number], DeletedRow>(
-        `SELECT id, deleted_seq, erased_seq FROM rm_items
+        `SELECT id, deleted_seq, erased_seq, seq FROM rm_items
           WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
           ORDER BY deleted_seq, seq LIMIT ? + 0 OFFSET ?`,
       )
@@ -128,11 +128,11 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
     const events = load(mem, seqs);
     return seqs.map((seq) => events.get(seq)).filter((e): e is T => e !== undefined);
   };
-  const statsOf = (mem: number, items: readonly Sequenced[], n: number) => {
+  const statsOf = (mem: number, items: ReadonlyMap<string, number>, n: number) => {
     const stats: Record<string, RecallStat> = {};
-    if (items.length === 0) return stats;
+    if (items.size === 0) return stats;
     const idOf = new Map<number, string>();
-    for (const item of items) idOf.set(item.seq, item.id);
+    for (const [id, seq] of items) idOf.set(seq, id);
     // One grouped read for the whole page.
     for (const [seq, count, last, ts] of sql.recallStats.all(
       mem,
@@ -181,7 +181,15 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
           const seq = erasureSeq.get(id);
           return seq === undefined ? undefined : (events.get(seq) as Sequenced<Erasure>);
         },
-        recallStats: (items) => statsOf(mem, items, n),
+        recallStats: (ids) => {
+          const seqOf = new Map<string, number>();
+          for (const seq of [...messageSeqs, ...documentSeqs]) {
+            const item = events.get(seq);
+            if (item !== undefined) seqOf.set(item.id, seq);
+          }
+          for (const [id, , , seq] of deletedRows) seqOf.set(id, seq);
+          return statsOf(mem, new Map(ids.map((id) => [id, seqOf.get(id)!])), n);
+        },
       });
     },
 

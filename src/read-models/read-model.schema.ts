@@ -25,7 +25,7 @@ import type Database from 'better-sqlite3';
 import { SEARCH_SCHEMA } from './search.read-model.js';
 
 /** The layout version this code writes; any other version is rebuilt from the log. */
-export const READ_MODEL_VERSION = '7';
+export const READ_MODEL_VERSION = '8';
 
 const CORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS rm_meta (

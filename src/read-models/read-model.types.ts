@@ -53,7 +53,10 @@ export interface StatePage {
   readonly deleted: Readonly<Record<string, Sequenced<Deletion>>>;
   /** Of the deleted ids on this page, those erased by then -> the Erasure that did it. */
   readonly erased: Readonly<Record<string, Sequenced<Erasure>>>;
-  /** Recall statistics (as of the page's seq) of the items on this page. */
+  /**
+   * Recall statistics (as of the page's seq) of the items on this page, deleted ones included:
+   * per item, derived from the Recall events, as `replay()` and `recall-stats` give them.
+   */
   readonly recallStats: Readonly<Record<string, RecallStat>>;
 }
 
@@ -131,8 +134,11 @@ export interface PageCandidates {
   readonly deleted: readonly (readonly [string, Sequenced<Deletion>])[];
   /** The Erasure (by then) of a deleted id, when there is one. */
   erasureOf(id: string): Sequenced<Erasure> | undefined;
-  /** The recall statistics of the items that made it onto the page. */
-  recallStats(items: readonly Sequenced[]): Readonly<Record<string, RecallStat>>;
+  /**
+   * The recall statistics of the items that made it onto the page, by id: visible content and
+   * deleted content alike (an audit wants to know that a deleted item was read).
+   */
+  recallStats(ids: readonly string[]): Readonly<Record<string, RecallStat>>;
 }
 
 /** Cuts the lists to the page's limit and byte budget, in order, and assembles the page. */
@@ -165,7 +171,11 @@ export function fillStatePage(page: ResolvedPage, from: PageCandidates): StatePa
     totals: from.totals,
     deleted,
     erased,
-    recallStats: from.recallStats([...messages.items, ...documents.items]),
+    recallStats: from.recallStats([
+      ...messages.items.map((item) => item.id),
+      ...documents.items.map((item) => item.id),
+      ...Object.keys(deleted),
+    ]),
   };
 }
 

@@ -16,6 +16,13 @@
  * stored once more. Known residue: FTS5's `_idx` separator keys may keep a prefix of a term that
  * started a leaf page until that segment is merged again.
  *
+ * Tokens. unicode61 splits text into runs of letters, digits and marks, folds case and
+ * diacritics; porter then stems English words ("peanuts" and "Peanut-free" both index "peanut").
+ * FTS5 stems a query's quoted terms with the same tokenizer, so the read model only has to split
+ * a query as unicode61 does and drop stop words before stemming (a stop word's stem is never
+ * looked up). Two inflections of one word in a query ("peanut peanuts") stay two terms: they
+ * count twice towards the posting budget and weigh twice in BM25, which only prunes earlier.
+ *
  * Query strategy. The query is split like FTS5's unicode61 tokenizer splits (letters, digits,
  * marks), English stop words are dropped, every remaining term is quoted (so no input is FTS5
  * syntax) and the terms are OR-ed. FTS5 scores every row a term matches (about 1 µs a posting
@@ -43,7 +50,7 @@ import {
 /** DDL for the search tables (CREATE ... IF NOT EXISTS), run by the read-model schema. */
 export const SEARCH_SCHEMA = `
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-  text, tokenize = 'unicode61 remove_diacritics 2'
+  text, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1);
 CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_fts, row);
@@ -117,6 +124,20 @@ export function queryTerms(query: string): string[] {
     if (terms.size === MAX_TERMS) break;
   }
   return [...terms];
+}
+
+/**
+ * Hits with scores a person can read: each BM25 score relative to the best hit of the answer,
+ * in hundredths from 1 (the best) down to 0.01 (a hit on words most of the memory holds). BM25
+ * itself is unbounded, and tiny where a term is in most of a small memory (FTS5 floors such a
+ * term's weight at 1e-6), which reads as broken. The order of the hits is the ranking.
+ */
+export function relativeScores<T extends { readonly score: number }>(hits: readonly T[]): T[] {
+  const best = Math.max(...hits.map((hit) => hit.score));
+  return hits.map((hit) => ({
+    ...hit,
+    score: best > 0 ? Math.max(0.01, Math.round((hit.score / best) * 100) / 100) : 1,
+  }));
 }
 
 /** A term as an FTS5 string: a quoted phrase is never syntax. */

@@ -119,8 +119,11 @@ export interface MemoryStore {
   readonly checkpoints?: CheckpointArchive;
 }
 
-/** Called inside an append's transaction, after the guard decided and the events were inserted. */
-export type AppendHook = (memoryId: string, written: readonly Sequenced[]) => void;
+/**
+ * Called inside an append's transaction, after the guard decided and the events were inserted,
+ * with each written event as projections receive it.
+ */
+export type AppendHook = (memoryId: string, written: readonly ProjectedEvent[]) => void;
 
 /** A store database that read models may share (see {@link MemoryStore.embedded}). */
 export interface EmbeddedDatabase {
@@ -132,7 +135,8 @@ export interface EmbeddedDatabase {
   readonly wal: WalScrubber;
   /**
    * Registers the hook every append runs inside its transaction. A hook that throws rolls back
-   * its own writes only (it runs in a savepoint): read models never make an append fail.
+   * its own writes only (each runs in a savepoint of its own): projections never make an append
+   * fail, nor one another's writes roll back.
    */
   onAppend(hook: AppendHook): void;
   /** Events of one memory by seq, read on the store's connection; absent seqs are left out. */

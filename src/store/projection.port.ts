@@ -1,5 +1,5 @@
 /**
- * The projection port (DESIGN.md "Derived data: one projection port"): everything computed from
+ * The projection port (docs/architecture.md, "Derived data"): everything computed from
  * events — visible state, totals, recall uses, the item index, search, the verifiable log's
  * tree, vectors — is a projection. A projection declares its tables and layout version and is
  * given events to apply inside a transaction it does not own:
@@ -38,8 +38,13 @@ export interface ProjectedEvent {
 export interface ProjectionContext {
   /** The connection its tables live on: the store's own file, or a local projection file. */
   readonly db: Database.Database;
-  /** The memory's integer key in this file, created on first use (for compact row keys). */
+  /**
+   * The memory's integer key in this file (for compact row keys), created on first use: call it
+   * where the projection writes (inside `apply`).
+   */
   memoryKey(memoryId: string): number;
+  /** The memory's key if it has one, without creating it (reads write nothing). */
+  existingKey(memoryId: string): number | undefined;
 }
 
 /** Derived data computed from every event of every memory of a store. */
@@ -71,4 +76,11 @@ export interface ProjectionHandler {
   apply(memoryId: string, events: readonly ProjectedEvent[]): void;
   /** Drops every row of one memory (a rebuild from the log follows). */
   reset(memoryId: string): void;
+  /**
+   * Whether what it holds at its checkpoint was made from `atCheckpoint`, the event the log
+   * holds there now. Asked once per memory and process before catching up: a projection made
+   * from another log (a file restored from elsewhere, a stream written anew) is reset and
+   * rebuilt. @defaultValue always true
+   */
+  agrees?(memoryId: string, atCheckpoint: ProjectedEvent): boolean;
 }

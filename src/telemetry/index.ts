@@ -1,6 +1,6 @@
 /**
  * memledger's OpenTelemetry instrumentation, on `@opentelemetry/api` only: spans and metrics are
- * no-ops until an application registers an SDK. See README "Operating memledger".
+ * no-ops until an application registers an SDK. See docs/operations.md.
  */
 export { memledgerInstruments, type MemledgerInstruments } from './instruments.js';
 export { type MemoryTelemetryOptions } from './memory-operations.js';
@@ -12,8 +12,5 @@ export {
   SCOPE,
   SpanName,
 } from './semconv.js';
-export { traceMemledger, untraced } from './traced-memledger.js';
 export { countRejected } from './rejections.js';
-export { readModelLag, type ReadModelLag } from './read-model-lag.js';
-export { storeKindOf, traceStore } from './traced-store.js';
 export { errorCodeOf, markFailed, memledgerTracer, traced } from './tracing.js';

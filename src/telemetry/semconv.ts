@@ -3,7 +3,7 @@
  * memory conventions (`gen_ai.memory.client` spans: name = `gen_ai.operation.name`, one of
  * `search_memory`, `create_memory`, `delete_memory`, ...; attributes `gen_ai.memory.*`). What
  * those conventions do not cover (seqs, the Recall's id, the recalled ids, deletion targets,
- * store calls) is named under `memledger.*`. README "Operating memledger" lists them all.
+ * store calls) is named under `memledger.*`. docs/operations.md lists them all.
  */
 
 /** `gen_ai.operation.name` values of the GenAI memory conventions that memledger emits. */

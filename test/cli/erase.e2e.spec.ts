@@ -85,6 +85,18 @@ describe('memledger erase', () => {
 
     const audit = await cli('audit', idOf(1));
     expect(audit.stdout).toMatch(/erased: seq 7, .*\n {4}reason: asked to be forgotten/);
+    expect(audit.stdout).toContain('message, actor chat-ui, source chat: [erased]');
+
+    // As of a seq before the erasure the items were visible: they read as erased, never as null.
+    const before = await cli('replay', '--up-to', '3');
+    expect(before.stdout).toContain(`${idOf(1)}  message   user: [erased]`);
+    expect(before.stdout).toContain(`${idOf(2)}  document  [erased]`);
+    expect(before.stdout).not.toContain('null');
+    const now = await cli('replay');
+    expect(now.stdout).toContain(`${idOf(1)}  at seq 4, erased at seq 7, requested by user:`);
+    expect(now.stdout).toContain(
+      `${idOf(2)}  at seq 5, erased at seq 6, requested by dpo: GDPR art. 17`,
+    );
   });
 
   it.each([

@@ -69,7 +69,9 @@ describe('memledger import: the whole file is checked before anything is written
     expect(run.stderr).toContain(
       `line 6: targets: Deletion target ${idOf(77)} does not exist in memory default. [DELETION_TARGET_UNKNOWN]\n`,
     );
-    expect((await cli('verify')).stdout).toBe('ok: 0 events, last seq none\n');
+    const verify = await cli('verify');
+    expect(verify.stderr).toContain('Memory "default" has no events');
+    expect(verify.code).toBe(1);
   });
 
   it('refuses an id repeated within the file', async () => {

@@ -38,7 +38,9 @@ describe('memledger replay', () => {
     );
     expect(stdout).toContain(`${idOf(2)}  document  runbook.md: Deploy with make release`);
     expect(stdout).toContain(`${idOf(3)}  message   assistant: Noted.`);
-    expect(stdout).toContain(`${idOf(1)}  at seq 4 by user: user asked to forget the key`);
+    expect(stdout).toContain(
+      `${idOf(1)}  at seq 4, requested by user: user asked to forget the key`,
+    );
     expect(stdout).toContain(`${idOf(1)}  1 recall, last at seq 3 (2024-03-02T08:00:00.000Z)`);
   });
 
@@ -87,10 +89,10 @@ describe('memledger audit', () => {
     );
     expect(stdout).toContain('recalled: 1 time');
     expect(stdout).toContain(
-      `seq 3, 2024-03-02T08:00:00.000Z, query "api key", actor agent-7 (recall ${idOf(4)})`,
+      `seq 3, 2024-03-02T08:00:00.000Z, query "api key", actor agent-7, recorded by nobody authenticated (recall ${idOf(4)})`,
     );
     expect(stdout).toContain(
-      `deleted: seq 4, 2024-03-03T08:00:00.000Z, requested by user, actor none (deletion ${idOf(5)})`,
+      `deleted: seq 4, 2024-03-03T08:00:00.000Z, requested by user, actor none, recorded by nobody authenticated (deletion ${idOf(5)})`,
     );
     expect(stdout).toContain('reason: user asked to forget the key');
   });
@@ -136,13 +138,19 @@ describe('memledger verify', () => {
 });
 
 describe('--memory', () => {
-  it('keeps memories apart: another memory of the same file sees none of the events', async () => {
-    const other = await cli('--memory', 'other', 'replay', '--json');
-    expect(JSON.parse(other.stdout)).toMatchObject({ lastSeq: null, messages: [] });
-    const audit = await cli('--memory', 'other', 'audit', idOf(1));
-    expect(audit.stderr).toBe(
-      `error [EVENT_NOT_FOUND]: Event ${idOf(1)} does not exist in memory other.\n`,
-    );
+  it('says a memory with no events has none and names the memories that exist, exit 1', async () => {
+    const noEvents = `error [VALIDATION_FAILED]: Memory "other" has no events in SQLite ${db}; memories with events: default.\n`;
+    for (const command of [
+      ['replay', '--json'],
+      ['audit', idOf(1)],
+      ['export'],
+      ['verify'],
+      ['rebuild', '--no-progress'],
+      ['erase', idOf(1), '--reason', 'typo'],
+    ]) {
+      const run = await cli('--memory', 'other', ...command);
+      expect({ command, ...run }).toEqual({ command, code: 1, stdout: '', stderr: noEvents });
+    }
   });
 
   it('imports into the named memory from seq 0, leaving the default memory as it was', async () => {

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-assignment -- supertest bodies are untyped JSON, asserted field by field */
 import request from 'supertest';
-import { tokensMatch } from '../../src/http/api-token.guard.js';
+import { tokensMatch } from '../../src/access/index.js';
 import { openSse, openTestApp, startTestServer, type TestApp } from './http-app.js';
 
 const TOKEN = 's3cret-token-for-tests';

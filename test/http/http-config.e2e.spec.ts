@@ -58,6 +58,27 @@ describe('application configuration from the environment', () => {
     ).toThrow(/Invalid MEMLEDGER_ESDB_DEADLINE_MS "2s": must be a positive integer/);
   });
 
+  it('reads the JWT settings (all three or none) and MEMLEDGER_INSECURE', () => {
+    const jwt = {
+      MEMLEDGER_JWT_JWKS_URL: 'https://idp.example/jwks.json',
+      MEMLEDGER_JWT_ISSUER: 'https://idp.example/',
+      MEMLEDGER_JWT_AUDIENCE: 'memledger',
+    };
+    expect(httpConfigFromEnv({ ...jwt, MEMLEDGER_JWT_CLAIM: 'grants' }).access).toEqual({
+      jwt: {
+        jwksUrl: 'https://idp.example/jwks.json',
+        issuer: 'https://idp.example/',
+        audience: 'memledger',
+        claim: 'grants',
+      },
+    });
+    expect(httpConfigFromEnv({ MEMLEDGER_INSECURE: '1' }).access).toEqual({ insecure: true });
+    expect(httpConfigFromEnv({}).access).toBeUndefined();
+    expect(() => httpConfigFromEnv({ MEMLEDGER_JWT_JWKS_URL: jwt.MEMLEDGER_JWT_JWKS_URL })).toThrow(
+      /JWT settings are incomplete: MEMLEDGER_JWT_ISSUER, MEMLEDGER_JWT_AUDIENCE must be set too/,
+    );
+  });
+
   it('restarts on the same SQLite file with identical state, the read models already at the head', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memledger-restart-'));
     const env = { MEMLEDGER_DB: join(dir, 'm.db') };

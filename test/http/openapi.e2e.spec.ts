@@ -56,6 +56,9 @@ describe('OpenAPI document', () => {
     const m = '/api/memories/{memoryId}';
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
+        '/api/access/keys',
+        '/api/access/keys/{keyId}/revoke',
+        '/api/access/me',
         '/api/memories',
         `${m}/messages`,
         `${m}/documents`,

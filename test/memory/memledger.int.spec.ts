@@ -121,6 +121,7 @@ describe.each(storeKinds())('memledger facade on $name', (kind) => {
       {
         recallId: recall.id,
         query: 'blue door',
+        recordedBy: null,
         seq: recall.seq,
         timestamp: recall.timestamp,
         actor: 'planner',

@@ -24,6 +24,7 @@ export function testContext(db: Database.Database = new Database(':memory:')): P
       if (!keys.has(memoryId)) keys.set(memoryId, keys.size + 1);
       return keys.get(memoryId)!;
     },
+    existingKey: (memoryId) => keys.get(memoryId),
   };
 }
 

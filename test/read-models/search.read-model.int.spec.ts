@@ -86,6 +86,17 @@ describe('search read model (SQLite FTS5)', () => {
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     });
 
+    it('stems English words on both sides: "peanuts allergy" finds "Peanut-free" and "allergies"', () => {
+      const [free, allergies] = feed([
+        message('Please keep every meal Peanut-free.'),
+        doc('Known allergies: shellfish.'),
+        message('The weather is fine.'),
+      ]);
+      expect(ids('peanuts allergy')).toEqual(expect.arrayContaining([free!.id, allergies!.id]));
+      expect(ids('peanuts allergy')).toHaveLength(2);
+      expect(ids('meals')).toEqual([free!.id]);
+    });
+
     it('indexes the speaker of a message and the name of a document', () => {
       const [said, named] = feed([
         message('hello there', { speaker: 'archivist' }),

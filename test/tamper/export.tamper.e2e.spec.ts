@@ -161,7 +161,7 @@ describe('a stored-form export', () => {
     expect(other.stdout).toMatch(
       /violation \[NOTE_UNVERIFIED\]: the saved checkpoint does not verify: No trusted key signed the note/,
     );
-    expect([other.code, other.stderr]).toEqual([2, ""]);
+    expect([other.code, other.stderr]).toEqual([2, '']);
     const noKey = await runCli(
       ['verify', '--export', exported(), '--checkpoint', join(root, 'saved.note')],
       {

@@ -2,17 +2,20 @@
  * The web page in a real Chromium (Debian's /usr/bin/chromium, never a downloaded browser)
  * against a real server on 127.0.0.1 and a random port.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../src/http/index.js';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  SHOTS,
+  chromiumAvailable as available,
+  launch,
+  noSidewaysScroll,
+  post,
+  serve as serveApp,
+} from './web-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-results/screenshots';
 /** The README's picture is refreshed on purpose (`npm run screenshot`), never by a test run. */
 const README_SHOT = process.env.MEMLEDGER_README_SCREENSHOT ?? `${SHOTS}/readme.png`;
-const available = existsSync(CHROMIUM);
 if (!available) {
   console.warn(`memledger web tests skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
 }
@@ -21,53 +24,8 @@ const title = available
   ? 'web page in Chromium'
   : `web page in Chromium (skipped: ${CHROMIUM} is missing)`;
 
-async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
-
-async function serve(
-  apiToken?: string,
-): Promise<{ server: RunningServer; dispose(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'memledger-web-'));
-  const server = await startServer({
-    logger: false,
-    host: '127.0.0.1',
-    port: 0,
-    store: { kind: 'sqlite', path: join(dir, 'memledger.db'), pollMs: 20 },
-    ...(apiToken ? { apiToken } : {}),
-  });
-  return {
-    server,
-    dispose: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** POSTs JSON to the server as another client would. */
-async function post(server: RunningServer, path: string, body: object, token?: string) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; seq: number };
-}
+/** The screenshot's server is sealed, as `npm start` is, so its delete form offers "Erase too". */
+const serve = (apiToken?: string) => serveApp({ sealed: true, ...(apiToken ? { apiToken } : {}) });
 
 const visibleItems = (page: Page) => page.locator('#messages li.item, #documents li.item');
 
@@ -80,10 +38,6 @@ async function addMessage(page: Page, content: string, speaker = 'user') {
 
 /** The page's one time format: local `YYYY-MM-DD HH:MM:SS`. */
 const TIME_FORMAT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-/** True when the page is no wider than the window (nothing to scroll sideways to). */
-const noSidewaysScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** Waits until the element's whole box is inside the window (a smooth scroll has ended). */
 async function waitInViewport(page: Page, selector: string) {
@@ -187,7 +141,9 @@ describeBrowser(title, () => {
       await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2, { steps: 6 });
       await page.mouse.move(box.x + 1, box.y + box.height / 2, { steps: 6 });
       await page.mouse.up();
-      await expect(page.locator('#replay-label').textContent()).resolves.toMatch(/after #0 of/);
+      await expect(page.locator('#replay-label').textContent()).resolves.toMatch(
+        /^after #0 · message · 1 of \d+ events/,
+      );
       await page.locator('#state-at', { hasText: 'as it stood after #0' }).waitFor();
       await page.locator(`#messages li[data-id="${cardId}"]`).waitFor();
       await expect(visibleItems(page).count()).resolves.toBe(1);

@@ -6,8 +6,15 @@
  */
 import type { Command } from 'commander';
 import { isContent, isMemoryError, type ErasureInput } from '../../core/index.js';
-import type { ErasureCleanupStatus, EventLookup, MemoryHandle } from '../../memory/index.js';
-import { withMemory } from '../open.js';
+import type {
+  DeletionAndErasure,
+  ErasureCleanupStatus,
+  ErasureOutcome,
+  EventLookup,
+  MemoryHandle,
+} from '../../memory/index.js';
+import { globalOptionsOf, withMemory } from '../open.js';
+import { memoryPath, remoteOf, type Remote } from '../remote.js';
 
 interface EraseOptions {
   readonly reason: string;
@@ -38,21 +45,70 @@ e.g. MEMLEDGER_ENCRYPTION=off when it was written).`,
     )
     .action(async (rawId: string, options: EraseOptions, command: Command) => {
       const id = rawId.trim().toLowerCase();
+      const remote = remoteOf(command);
+      if (remote) {
+        const lines = await eraseThrough(remote, globalOptionsOf(command).memory, id, options);
+        for (const line of lines) process.stdout.write(`${line}\n`);
+        return;
+      }
       await withMemory(command, async (memory) => {
         for (const line of await erase(memory, id, options)) process.stdout.write(`${line}\n`);
       });
     });
 }
 
-/** Deletes-and-erases visible content, erases deleted content; the lines saying what it did. */
-async function erase(memory: MemoryHandle, id: string, options: EraseOptions): Promise<string[]> {
-  const act: ErasureInput = {
+/**
+ * The same through a server, with no read: an Erasure first (for content already deleted), and
+ * when the item is still visible, a Deletion that erases too. The key needs `erase` (and
+ * `delete` for visible content).
+ */
+async function eraseThrough(
+  remote: Remote,
+  memoryId: string,
+  id: string,
+  options: EraseOptions,
+): Promise<string[]> {
+  const act = actOf(id, options);
+  try {
+    const { erasure, cleanup } = await remote.post<ErasureOutcome>(
+      memoryPath(memoryId, 'erasures'),
+      act,
+    );
+    return [
+      `erased item ${id} in memory ${memoryId} (through ${remote.url})`,
+      `  erasure ${erasure.id} at seq ${erasure.seq}`,
+      `  reason: ${erasure.reason}`,
+      cleanupLine(cleanup),
+    ];
+  } catch (error) {
+    if (!isMemoryError(error, 'ERASURE_TARGET_NOT_DELETED')) throw error;
+  }
+  const { deletion, erasure, cleanup } = await remote.post<DeletionAndErasure>(
+    memoryPath(memoryId, 'deletions'),
+    { ...act, erase: true },
+  );
+  return [
+    `deleted and erased item ${id} in memory ${memoryId} (through ${remote.url})`,
+    `  deletion ${deletion.id} at seq ${deletion.seq}, erasure ${erasure.id} at seq ${erasure.seq}`,
+    `  reason: ${erasure.reason}`,
+    cleanupLine(cleanup),
+  ];
+}
+
+/** The act the options describe. */
+function actOf(id: string, options: EraseOptions): ErasureInput {
+  return {
     targets: [id],
     reason: options.reason,
     ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
     ...(options.actor === undefined ? {} : { actor: options.actor }),
     source: 'cli',
   };
+}
+
+/** Deletes-and-erases visible content, erases deleted content; the lines saying what it did. */
+async function erase(memory: MemoryHandle, id: string, options: EraseOptions): Promise<string[]> {
+  const act = actOf(id, options);
   const found = await lookup(memory, id);
   if (found !== undefined && isContent(found.event) && !found.deleted) {
     const { deletion, erasure, cleanup } = await memory.deleteAndErase(act);

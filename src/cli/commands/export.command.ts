@@ -7,11 +7,13 @@
  */
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { MemoryError } from '../../core/index.js';
 import { exportLine } from '../../store/codec.js';
 import { storedExportLine } from '../stored-export.js';
 import type { EventLog } from '../../store/event-log.port.js';
-import { withLog } from '../open.js';
+import { globalOptionsOf, withLog } from '../open.js';
 import { writeFileAtomically, writeLine } from '../output.js';
+import { memoryPath, remoteOf, type Remote } from '../remote.js';
 
 interface ExportOptions {
   readonly out?: string;
@@ -36,16 +38,32 @@ export function registerExportCommand(program: Command): void {
 The output imports back with \`memledger import\`: into an empty memory it gives the same
 ids, timestamps and seqs. Each line carries "version", the schema version of its kind (a line
 without one is read as version 1, the shape memledger 0.1.0 wrote). Erased content comes out
-as its erasure marker (content, name, text null and "erased": true), never its words.
+as its erasure marker (content, name, text null and "erased": true), never its words. With
+--server, the server's export (GET .../export) is written instead: the key needs "read".
 
 With --stored, each line is the event in its stored form: seq, kind, id, the schema version it
 was stored in and its stored fields, sealed content as its "sealed" ciphertext (erased or not:
 never the words of a sealed item). That is what its verifiable-log leaf binds, so
 \`memledger verify --export <file> --checkpoint <note> --vkey <key>\` recomputes every leaf from it.
-A stored-form export is for verification and archives; it does not import (sealed content can
-only be opened with the key store it was sealed under).`,
+A stored-form export is read from the store itself (not with --server); it is for verification
+and archives and does not import (sealed content opens only with the key store it was sealed
+under).`,
     )
     .action(async (options: ExportOptions, command: Command) => {
+      const remote = remoteOf(command);
+      if (remote && options.stored) {
+        throw new MemoryError(
+          'VALIDATION_FAILED',
+          'Invalid options: --stored reads the store itself; it cannot be used with --server.',
+          { issues: [{ path: 'stored', message: 'cannot be used with --server' }] },
+        );
+      }
+      if (remote) {
+        const path = memoryPath(globalOptionsOf(command).memory, 'export');
+        if (options.out === undefined) await copyExport(remote, path, process.stdout);
+        else await writeFileAtomically(options.out, (stream) => copyExport(remote, path, stream));
+        return;
+      }
       await withLog(
         command,
         async (log) => {
@@ -54,9 +72,17 @@ only be opened with the key store it was sealed under).`,
           if (options.out === undefined) await write(process.stdout);
           else await writeFileAtomically(options.out, write);
         },
-        { mustExist: true },
+        { mustExist: true, mustHaveEvents: true },
       );
     });
+}
+
+/** The server's export (the same JSON Lines), copied as it arrives. */
+async function copyExport(remote: Remote, path: string, stream: Writable): Promise<void> {
+  const body = await remote.stream(path);
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    if (!stream.write(chunk)) await new Promise((resolve) => stream.once('drain', resolve));
+  }
 }
 
 async function writeLog(log: EventLog, stream: Writable): Promise<void> {

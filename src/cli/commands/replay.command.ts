@@ -1,8 +1,8 @@
 /** `memledger replay [--up-to <seq>]`: the memory's state as it stood right after a seq. */
 import type { Command } from 'commander';
-import type { ContentEvent, MemoryState, Sequenced } from '../../core/index.js';
+import { isErased, type ContentEvent, type MemoryState, type Sequenced } from '../../core/index.js';
 import { withMemory } from '../open.js';
-import { preview, printLines, seqText } from '../output.js';
+import { ERASED_TEXT, preview, printLines, requesterOf, seqText } from '../output.js';
 import { integerAtLeast } from '../parse-options.js';
 
 interface ReplayOptions {
@@ -53,8 +53,9 @@ export function* summaryOf(
   for (const item of visible) yield `  ${itemLine(item)}`;
   yield `deleted (${deleted.length}):`;
   for (const [id, deletion] of deleted) {
-    const by = deletion.requestedBy ?? deletion.actor ?? 'unknown';
-    yield `  ${id}  at seq ${deletion.seq} by ${by}: ${preview(deletion.reason)}`;
+    const erasure = state.erased[id];
+    const erased = erasure === undefined ? '' : `, erased at seq ${erasure.seq}`;
+    yield `  ${id}  at seq ${deletion.seq}${erased}, requested by ${requesterOf(deletion)}: ${preview(deletion.reason)}`;
   }
   yield `recall stats (${stats.length}):`;
   for (const [id, stat] of stats) {
@@ -62,9 +63,14 @@ export function* summaryOf(
   }
 }
 
-/** `<id>  <kind>  <first 60 characters>` */
+/** `<id>  <kind>  <first 60 characters>`; an erased item as `[erased]` (a message keeps its speaker). */
 export function itemLine(item: Sequenced<ContentEvent>): string {
-  const text =
-    item.kind === 'message' ? `${item.speaker}: ${item.content}` : `${item.name}: ${item.text}`;
+  const text = isErased(item)
+    ? item.kind === 'message'
+      ? `${item.speaker}: ${ERASED_TEXT}`
+      : ERASED_TEXT
+    : item.kind === 'message'
+      ? `${item.speaker}: ${item.content}`
+      : `${item.name}: ${item.text}`;
   return `${item.id}  ${item.kind.padEnd(8)}  ${preview(text)}`;
 }

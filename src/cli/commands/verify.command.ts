@@ -20,8 +20,8 @@ import type { MemoryStore } from '../../store/event-log.port.js';
 import { cleanupReport } from './verify-cleanup.js';
 import type { EventLog } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
-import { globalOptionsOf, withStore } from '../open.js';
-import { seqText } from '../output.js';
+import { globalOptionsOf, requireEvents, withStore } from '../open.js';
+import { seqText, writeLine } from '../output.js';
 import { integerAtLeast } from '../parse-options.js';
 import { auditExport, auditStore, type CheckpointOptions } from './verify-checkpoint.js';
 
@@ -114,24 +114,25 @@ export is checked instead of the store (no tree there: only "the root differs" c
       }
       if (options.export !== undefined) {
         const report = await auditExport({ ...options, export: options.export }, memory);
-        for (const line of report.lines) process.stdout.write(`${line}\n`);
+        for (const line of report.lines) await writeLine(process.stdout, line);
         if (!report.ok) process.exitCode = VIOLATION_EXIT_CODE;
         return;
       }
       await withStore(
         command,
         async (store) => {
-          const ids = options.all ? await store.memoryIds() : [globalOptionsOf(command).memory];
+          if (!options.all) await requireEvents(store, memory);
+          const ids = options.all ? await store.memoryIds() : [memory];
           let sound = true;
           for (const id of ids) {
             const lines = await verifyLog(store.log(id), keyStoreOf(store), options);
             sound &&= lines.at(-1)!.startsWith('ok');
             for (const line of lines)
-              process.stdout.write(`${options.all ? `${id}: ` : ''}${line}\n`);
+              await writeLine(process.stdout, `${options.all ? `${id}: ` : ''}${line}`);
           }
           if (options.checkpoint !== undefined) {
             const report = await auditStore(options, store, readModels, memory);
-            for (const line of report.lines) process.stdout.write(`${line}\n`);
+            for (const line of report.lines) await writeLine(process.stdout, line);
             sound &&= report.ok;
           }
           const cleanup = await verifyCleanup(store, options);

@@ -1,6 +1,6 @@
 /**
  * The verifiable log's tree as a projection of the log (src/store/projection.port.ts), the leaf
- * of a stored event, and the catch-up that advances it until the projection runner does.
+ * of a stored event, and the tree a file holds, read as it stands.
  */
 export { leafHashOfEvent, leafInputOf, leafOf } from './tree-leaf.js';
 export {
@@ -10,8 +10,4 @@ export {
   type TreeHandler,
   type TreeProjection,
 } from './tree.projection.js';
-export {
-  openCatchUpRuntime,
-  recordedTree,
-  type ProjectionRuntime,
-} from './tree-catch-up.runtime.js';
+export { recordedTree } from './tree-recorded.js';

@@ -81,7 +81,8 @@ function openTree(context: ProjectionContext): TreeHandler {
     ),
     reset: db.prepare<[number]>(`DELETE FROM ${TREE_ROWS_TABLE} WHERE mem = ?`),
   };
-  const checkpoint = (mem: number) => sql.last.get(mem) ?? -1;
+  const checkpoint = (mem: number | undefined) =>
+    mem === undefined ? -1 : (sql.last.get(mem) ?? -1);
   /** The stored rows of one memory, each read once per query. */
   const rowsOf = (mem: number): SubtreeSource => {
     const cache = new Map<number, Buffer | undefined>();
@@ -93,13 +94,14 @@ function openTree(context: ProjectionContext): TreeHandler {
   /** Runs `work` over one memory's rows in one read transaction (one snapshot of the tree). */
   const reading = <T>(memoryId: string, size: number, work: (rows: SubtreeSource) => T): T =>
     snapshot(db, () => {
-      const mem = context.memoryKey(memoryId);
+      // Reads write nothing: a memory without a key holds no leaves.
+      const mem = context.existingKey(memoryId);
       checkSize(memoryId, size, checkpoint(mem) + 1);
-      return work(rowsOf(mem));
+      return work(rowsOf(mem ?? 0));
     });
 
   return {
-    checkpoint: (memoryId) => checkpoint(context.memoryKey(memoryId)),
+    checkpoint: (memoryId) => checkpoint(context.existingKey(memoryId)),
     apply(memoryId, events) {
       if (events.length === 0) return;
       const mem = context.memoryKey(memoryId);
@@ -112,9 +114,21 @@ function openTree(context: ProjectionContext): TreeHandler {
       for (const [i, row] of rows.entries()) sql.insert.run(mem, first + i, row);
     },
     reset(memoryId) {
-      sql.reset.run(context.memoryKey(memoryId));
+      const mem = context.existingKey(memoryId);
+      if (mem !== undefined) sql.reset.run(mem);
     },
-    size: (memoryId) => snapshot(db, () => checkpoint(context.memoryKey(memoryId)) + 1),
+    /**
+     * The tree was made from this log when the leaf it recorded at its checkpoint is the leaf of
+     * the event the log holds there now; otherwise the runtime rebuilds it from the log, and the
+     * checkpoints signed before decide whether the history may be signed again.
+     */
+    agrees(memoryId, atCheckpoint) {
+      const seq = atCheckpoint.event.seq;
+      return leafHashOfEvent(memoryId, atCheckpoint).equals(
+        reading(memoryId, seq + 1, (rows) => rows.node(0, seq)),
+      );
+    },
+    size: (memoryId) => snapshot(db, () => checkpoint(context.existingKey(memoryId)) + 1),
     root: (memoryId, size) => reading(memoryId, size, (rows) => treeRoot(rows, size)),
     inclusionPath: (memoryId, seq, size) =>
       reading(memoryId, size, (rows) => inclusionPath(rows, seq, size)),

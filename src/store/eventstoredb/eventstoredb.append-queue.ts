@@ -8,7 +8,7 @@
 import { isMemoryError, LIMITS, type MemoryEvent, type Sequenced } from '../../core/index.js';
 import { appendSize } from '../append-input.js';
 import { appendInTurn, type AppendOutcome, type AppendRequest } from './eventstoredb.append.js';
-import type { IndexedMemory } from './eventstoredb.id-index.js';
+import type { IndexedMemory } from './id-index/id-index.js';
 import type { EsdbStream } from './eventstoredb.reads.js';
 
 /** An append waiting for its memory's mutex. */

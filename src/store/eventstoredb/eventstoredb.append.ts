@@ -24,7 +24,7 @@ import {
   type StoredEntry,
 } from '../../core/index.js';
 import { catchUp } from './eventstoredb.catch-up.js';
-import type { IdIndex, IndexedMemory } from './eventstoredb.id-index.js';
+import type { IdIndex, IndexedMemory } from './id-index/id-index.js';
 import { readOne, type EsdbStream } from './eventstoredb.reads.js';
 import { write } from './eventstoredb.write.js';
 

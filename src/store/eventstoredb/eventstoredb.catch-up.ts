@@ -9,7 +9,7 @@
  * trusted: the memory's rows are dropped and rebuilt from the start of the stream.
  */
 import { MemoryError, type Sequenced } from '../../core/index.js';
-import type { IdIndex } from './eventstoredb.id-index.js';
+import type { IdIndex } from './id-index/id-index.js';
 import { readFrom, type EsdbStream } from './eventstoredb.reads.js';
 
 /** Events applied per write transaction while catching up. */

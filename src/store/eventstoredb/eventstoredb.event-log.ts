@@ -5,7 +5,7 @@
  * seq 0); the ESDB event id is a content address of the event (eventstoredb.write.ts), the
  * event type is `Message` / `Document` / `Recall` / `Deletion`, and the data is the event's JSON
  * without seq (codec.ts). The guard (eventstoredb.append.ts) runs on an id index in a local
- * SQLite file (eventstoredb.id-index.ts, caught up by eventstoredb.catch-up.ts) and appends with
+ * SQLite file (id-index/id-index.ts, caught up by eventstoredb.catch-up.ts) and appends with
  * the expected revision it decided at; subscriptions survive outages
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
@@ -22,8 +22,8 @@ import { guardedAppend } from './eventstoredb.append-queue.js';
 import { connect, type EventStoreDbStoreOptions } from './eventstoredb.connection.js';
 import { catchUp } from './eventstoredb.catch-up.js';
 import { eventStoreDbCheckpointArchive } from './eventstoredb.checkpoint-archive.js';
-import { IdIndexFile } from './eventstoredb.id-index.file.js';
-import { indexedMemory, type IndexedMemory } from './eventstoredb.id-index.js';
+import { IdIndexFile } from './id-index/id-index.file.js';
+import { indexedMemory, type IndexedMemory } from './id-index/id-index.js';
 import { listMemoryIds } from './eventstoredb.memory-ids.js';
 import {
   fail,

@@ -1,5 +1,5 @@
 /**
- * Content at rest: the words of each message and document (DESIGN.md's content fields, listed
+ * Content at rest: the words of each message and document (the content fields, listed
  * in `SEALED_FIELDS`) are stored encrypted with that item's own data key, so that destroying the
  * key — an Erasure — makes them unrecoverable in every copy of the log, backups included, while
  * the event itself (id, kind, seq, times, speaker, media type) stays as it was written.

@@ -80,9 +80,23 @@ export function sealedEmbedded(
     path: embedded.path,
     wal: embedded.wal,
     onAppend: (hook) =>
-      embedded.onAppend((memoryId, written) =>
-        hook(memoryId, handoff.plain(keys, memoryId, written)),
-      ),
+      embedded.onAppend((memoryId, written) => {
+        // The stored form stays sealed; the event is the caller's words (or opened).
+        const plain = handoff.plain(
+          keys,
+          memoryId,
+          written.map((projected) => projected.event),
+        );
+        hook(
+          memoryId,
+          written.map((projected, i) => ({
+            event: plain[i]!,
+            get stored() {
+              return projected.stored;
+            },
+          })),
+        );
+      }),
     eventsAt(memoryId, seqs) {
       const events = embedded.eventsAt(memoryId, seqs);
       const opened = openEvents(keys, memoryId, [...events.values()]);

@@ -22,7 +22,8 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
-import { storedFormOf } from '../codec.js';
+import { storedFormOf, storedFormOfEvent } from '../codec.js';
+import type { ProjectedEvent } from '../projection.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
 import { decodeRow, typeOfCode } from './sqlite.codec.js';
@@ -195,11 +196,14 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       insertLogRows(sql, sql.memoryKey.get(memoryId)!, decision.toWrite, where);
     }
     if (decision.toWrite.length > 0 && ctx.hooks.length > 0) {
-      try {
-        runHooks(ctx.hooks, memoryId, decision.toWrite);
-      } catch {
-        // The savepoint is rolled back: the read models stay at their checkpoint and the next
-        // query's catch-up applies these events again (and reports the error if it persists).
+      const projected = decision.toWrite.map(projectedOf);
+      for (const hook of ctx.hooks) {
+        try {
+          runHook(hook, memoryId, projected);
+        } catch {
+          // Its savepoint is rolled back: that projection stays at its checkpoint and the next
+          // query's catch-up applies these events again (and reports the error if it persists).
+        }
       }
     }
     return decision;
@@ -229,10 +233,8 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       return guardedAppend(validateAppendInput(computed, limits), head);
     },
   );
-  const runHooks = sql.db.transaction(
-    (hooks: readonly AppendHook[], id: string, written: readonly Sequenced[]) => {
-      for (const hook of hooks) hook(id, written);
-    },
+  const runHook = sql.db.transaction(
+    (hook: AppendHook, id: string, written: readonly ProjectedEvent[]) => hook(id, written),
   );
 
   return {
@@ -311,6 +313,20 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
         options.fromSeq ?? 0,
         options.signal,
       );
+    },
+  };
+}
+
+/**
+ * An event just written, as projections receive it; its stored form (the current version's
+ * encoding) is made only if a projection asks for it.
+ */
+function projectedOf(event: Sequenced): ProjectedEvent {
+  let stored: ProjectedEvent['stored'] | undefined;
+  return {
+    event,
+    get stored() {
+      return (stored ??= storedFormOfEvent(event));
     },
   };
 }

@@ -171,7 +171,7 @@ describe('EventStoreDB id index file', () => {
     const log = open().log();
     const items = [message('a'), message('b'), doc('c')];
     for (const item of items) await log.append([item]);
-    // What another process's reset commits (eventstoredb.id-index.ts reset): the memory's rows
+    // What another process's reset commits (id-index/id-index.ts reset): the memory's rows
     // and checkpoint dropped in one transaction, while this store holds checkpoint 2 in hand.
     // A process would wait for the lock while this store's delayed commit is open; a connection
     // of this thread cannot, so it starts once that commit has landed.

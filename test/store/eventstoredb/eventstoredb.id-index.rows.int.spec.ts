@@ -1,5 +1,5 @@
 /**
- * How events become id index rows (eventstoredb.id-index.rows.ts), on a real SQLite database:
+ * How events become id index rows (id-index/id-index.rows.ts), on a real SQLite database:
  * rows and checkpoint move together, events the file already holds are skipped, a checkpoint that
  * went back is reported, a gap in the stream is refused with nothing written, and a deletion
  * marks its target once. Rows alone (what the index holds for its unwritten appends) write as the
@@ -7,12 +7,12 @@
  */
 import type Database from 'better-sqlite3';
 import { isMemoryError, type MemoryEvent, type Sequenced } from '../../../src/core/index.js';
-import { openIdIndexFile } from '../../../src/store/eventstoredb/eventstoredb.id-index.schema.js';
-import { rowOf, writeEvents } from '../../../src/store/eventstoredb/eventstoredb.id-index.rows.js';
+import { openIdIndexFile } from '../../../src/store/eventstoredb/id-index/id-index.schema.js';
+import { rowOf, writeEvents } from '../../../src/store/eventstoredb/id-index/id-index.rows.js';
 import {
   prepare,
   type Statements,
-} from '../../../src/store/eventstoredb/eventstoredb.id-index.statements.js';
+} from '../../../src/store/eventstoredb/id-index/id-index.statements.js';
 import { idOfKey } from '../../../src/db/encodings.js';
 import { deletionOf, doc, message, recallOf } from '../../support/events.js';
 

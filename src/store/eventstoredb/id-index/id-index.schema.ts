@@ -1,5 +1,5 @@
 /**
- * The file layout of the EventStoreDB id index (eventstoredb.id-index.ts), version 2 (version 1
+ * The file layout of the EventStoreDB id index (id-index/id-index.ts), version 2 (version 1
  * had no erasure columns).
  *
  * - `esdb_index_streams`: one row per memory stream (keyed by stream name, so stores with other
@@ -13,7 +13,7 @@
  * layout version is dropped and rebuilt, never migrated, and commits use `synchronous=NORMAL`.
  */
 import type Database from 'better-sqlite3';
-import { openSqliteFile, type SqliteFile } from '../../db/sqlite-file.js';
+import { openSqliteFile, type SqliteFile } from '../../../db/sqlite-file.js';
 
 /** The layout version this code writes; a file holding any other is dropped and rebuilt. */
 export const ID_INDEX_LAYOUT_VERSION = '2';

@@ -3,7 +3,7 @@
  * to know about every id in a memory, without scanning the stream.
  *
  * Per id it holds kind, seq and deletedBy, not the event, in a SQLite file (layout in
- * eventstoredb.id-index.schema.ts; `:memory:` by default), so process memory holds no per-event
+ * id-index/id-index.schema.ts; `:memory:` by default), so process memory holds no per-event
  * structure beyond the rows of the last few milliseconds' appends, written together (a tail of
  * at most {@link MAX_ROWS_PER_INSERT} per memory, see {@link IdIndex.appended}). Each memory's
  * checkpoint (the last seq applied and the id of the event there) is committed with its rows.
@@ -19,16 +19,16 @@
  *
  * Several processes may share one file: writes take the write lock first (`BEGIN IMMEDIATE`)
  * and re-read the checkpoint inside, skipping events another process applied meanwhile; the
- * guard's view of a memory is one consistent prefix of the log (eventstoredb.id-index.file.ts says
+ * guard's view of a memory is one consistent prefix of the log (id-index/id-index.file.ts says
  * when it needs no transaction for that).
  */
-import type { Sequenced, StoredEntry } from '../../core/index.js';
-import { idKey, idOfKey } from '../../db/encodings.js';
-import type { IdIndexFile } from './eventstoredb.id-index.file.js';
-import { rowOf, writeEvents, type Indexed, type Row } from './eventstoredb.id-index.rows.js';
-import { kindOfCode } from '../../db/encodings.js';
-import { MAX_ROWS_PER_INSERT } from '../../db/multi-row-insert.js';
-import type { Statements } from './eventstoredb.id-index.statements.js';
+import type { Sequenced, StoredEntry } from '../../../core/index.js';
+import { idKey, idOfKey } from '../../../db/encodings.js';
+import type { IdIndexFile } from './id-index.file.js';
+import { rowOf, writeEvents, type Indexed, type Row } from './id-index.rows.js';
+import { kindOfCode } from '../../../db/encodings.js';
+import { MAX_ROWS_PER_INSERT } from '../../../db/multi-row-insert.js';
+import type { Statements } from './id-index.statements.js';
 
 /** Serializes async work: one catch-up or guarded append of a memory at a time in this process. */
 export class Mutex {

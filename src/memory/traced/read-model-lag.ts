@@ -3,8 +3,8 @@
  * demand (before each query), so a lag only builds up where another process appends to a memory
  * this one has not queried since; the gauges and the readiness check report it.
  */
-import type { Memledger } from '../memory/index.js';
-import type { MemoryStore } from '../store/event-log.port.js';
+import type { Memledger } from '../index.js';
+import type { MemoryStore } from '../../store/event-log.port.js';
 import { untraced } from './traced-memledger.js';
 
 /** The lag of the memories looked at. */

@@ -4,11 +4,22 @@
  * kind). Everything else, and any method the port gains later, passes through untouched.
  */
 import { type Attributes, type Span } from '@opentelemetry/api';
-import type { MemoryEvent, Sequenced } from '../core/index.js';
-import type { AppendOptions, EventLog, MemoryStore, ReadOptions } from '../store/event-log.port.js';
-import { memledgerInstruments } from './instruments.js';
-import { GenAiAttr, MemledgerAttr, SpanName } from './semconv.js';
-import { markFailed, memledgerTracer, metricsActive, traced, tracingActive } from './tracing.js';
+import type { MemoryEvent, Sequenced } from '../../core/index.js';
+import type {
+  AppendOptions,
+  EventLog,
+  MemoryStore,
+  ReadOptions,
+} from '../../store/event-log.port.js';
+import { memledgerInstruments } from '../../telemetry/instruments.js';
+import { GenAiAttr, MemledgerAttr, SpanName } from '../../telemetry/semconv.js';
+import {
+  markFailed,
+  memledgerTracer,
+  metricsActive,
+  traced,
+  tracingActive,
+} from '../../telemetry/tracing.js';
 
 const TRACED = Symbol.for('memledger.telemetry.traced');
 

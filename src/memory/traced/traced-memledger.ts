@@ -5,18 +5,18 @@
  * and measure recalls. Spans start in the caller's active context, so a recall made while an
  * agent's model-call span is active nests under it. Methods not listed pass through untouched.
  */
-import type { Memledger, MemoryHandle } from '../memory/index.js';
-import { memledgerInstruments } from './instruments.js';
+import type { Memledger, MemoryHandle } from '../index.js';
+import { memledgerInstruments } from '../../telemetry/instruments.js';
 import {
   OPERATIONS,
   type MemoryTelemetryOptions,
   type OperationSpec,
-} from './memory-operations.js';
-import { GenAiAttr, MemledgerAttr } from './semconv.js';
-import { countRejected } from './rejections.js';
-import { metricsActive, traced, tracingActive } from './tracing.js';
+} from '../../telemetry/memory-operations.js';
+import { GenAiAttr, MemledgerAttr } from '../../telemetry/semconv.js';
+import { countRejected } from '../../telemetry/rejections.js';
+import { metricsActive, traced, tracingActive } from '../../telemetry/tracing.js';
 
-export type { MemoryTelemetryOptions } from './memory-operations.js';
+export type { MemoryTelemetryOptions } from '../../telemetry/memory-operations.js';
 
 const TRACED = Symbol.for('memledger.telemetry.traced');
 const UNTRACED = Symbol.for('memledger.telemetry.untraced');

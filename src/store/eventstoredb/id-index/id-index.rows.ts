@@ -1,14 +1,14 @@
 /**
- * How events become rows of the EventStoreDB id index (eventstoredb.id-index.ts): each event's
+ * How events become rows of the EventStoreDB id index (id-index/id-index.ts): each event's
  * row, the marks a deletion or erasure leaves on its targets' rows, and the memory's checkpoint,
  * written in the caller's write transaction. Pure SQL over the prepared statements; when to write
  * and what the index knows meanwhile is the index's business.
  */
-import { MemoryError, type EventKind, type Sequenced } from '../../core/index.js';
-import { idKey } from '../../db/encodings.js';
-import { KIND_CODES } from '../../db/encodings.js';
-import { rowBuffer } from '../../db/multi-row-insert.js';
-import type { IdKey, Statements } from './eventstoredb.id-index.statements.js';
+import { MemoryError, type EventKind, type Sequenced } from '../../../core/index.js';
+import { idKey } from '../../../db/encodings.js';
+import { KIND_CODES } from '../../../db/encodings.js';
+import { rowBuffer } from '../../../db/multi-row-insert.js';
+import type { IdKey, Statements } from './id-index.statements.js';
 
 /**
  * What the index keeps of an event that marks nothing (no deletion or erasure): its row. The

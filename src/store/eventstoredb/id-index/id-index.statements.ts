@@ -1,9 +1,9 @@
 /**
- * The SQL of the EventStoreDB id index (tables in eventstoredb.id-index.schema.ts): the rows it
+ * The SQL of the EventStoreDB id index (tables in id-index/id-index.schema.ts): the rows it
  * reads and the statements it prepares once per file.
  */
 import type Database from 'better-sqlite3';
-import { multiRowInsert, type MultiRowInsert } from '../../db/multi-row-insert.js';
+import { multiRowInsert, type MultiRowInsert } from '../../../db/multi-row-insert.js';
 
 /** An id as the index stores it: 16 bytes for a UUID, else its text (sqlite.codec.ts idKey). */
 export type IdKey = Buffer | string;

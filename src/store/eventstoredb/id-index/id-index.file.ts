@@ -1,5 +1,5 @@
 /**
- * The id index file of the EventStoreDB store (eventstoredb.id-index.ts): one SQLite connection,
+ * The id index file of the EventStoreDB store (id-index/id-index.ts): one SQLite connection,
  * its prepared statements, its transactions and error translation, and the checkpoints this
  * connection knows without reading them.
  *
@@ -8,18 +8,18 @@
  * anything (an append, a catch-up, a reset) changes it, and they are read again.
  *
  * The rows of this process's appends wait in memory (each memory's tail,
- * eventstoredb.id-index.ts) and are written together `commitDelayMs` after the first of a burst,
+ * id-index/id-index.ts) and are written together `commitDelayMs` after the first of a burst,
  * and a file commits them then; catch-ups' writes join the same delayed transaction
  * (src/db/delayed-commit.ts). The index is derived from the streams: a crash that loses the last
  * rows only makes the next catch-up read those events again. A burst of appends then costs one
  * statement per memory, not a transaction, two statements and a savepoint each.
  */
 import type Database from 'better-sqlite3';
-import { MemoryError } from '../../core/index.js';
-import { DelayedCommit } from '../../db/delayed-commit.js';
-import { translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
-import { ID_INDEX_ROLE, openIdIndexFile } from './eventstoredb.id-index.schema.js';
-import { prepare, type Statements } from './eventstoredb.id-index.statements.js';
+import { MemoryError } from '../../../core/index.js';
+import { DelayedCommit } from '../../../db/delayed-commit.js';
+import { translateSqliteError, type SqliteFile } from '../../../db/sqlite-file.js';
+import { ID_INDEX_ROLE, openIdIndexFile } from './id-index.schema.js';
+import { prepare, type Statements } from './id-index.statements.js';
 
 /** What holds rows for the file to write later: a memory's index with a tail. */
 export interface TailHolder {
