@@ -1,7 +1,9 @@
 /**
  * The verifiable log's routes, in the shapes docs/leaf-v1.md fixes for outside verifiers: the
  * log's verifier key and each memory's checkpoint as text, its inclusion and consistency proofs
- * as JSON. None of them writes an event (a new checkpoint is kept beside the log).
+ * as JSON. None of them writes an event (a new checkpoint is kept beside the log). A memory's
+ * checkpoint and proofs need its read right (they carry its events' leaves and its size); the
+ * verifier key is the server's public key, public like the health checks: it names no memory.
  */
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
@@ -13,6 +15,7 @@ import {
   ProveConsistencyQuery,
   ProveInclusionQuery,
 } from '../nest.js';
+import { PublicRoute, RequiresRight } from './access.guard.js';
 import type { HttpResponse } from './http-types.js';
 import { MemoryIdFromPath } from './memory-params.js';
 import {
@@ -35,6 +38,7 @@ export class VerifiableLogController {
 
   /** The log's verifier key line. */
   @Get('log-key')
+  @PublicRoute()
   @ApiOperation({
     summary: "The log's verifier key",
     description:
@@ -53,6 +57,7 @@ export class VerifiableLogController {
 
   /** The memory's checkpoint note. */
   @Get('memories/:memoryId/checkpoint')
+  @RequiresRight('read')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: "The memory's checkpoint (signed note)",
@@ -78,6 +83,7 @@ export class VerifiableLogController {
 
   /** The inclusion proof of one event. */
   @Get('memories/:memoryId/proofs/inclusion')
+  @RequiresRight('read')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'The inclusion proof of the event at a seq',
@@ -102,6 +108,7 @@ export class VerifiableLogController {
 
   /** The consistency proof between two sizes. */
   @Get('memories/:memoryId/proofs/consistency')
+  @RequiresRight('read')
   @ApiMemoryIdParam()
   @ApiOperation({
     summary: 'The consistency proof between two tree sizes',
