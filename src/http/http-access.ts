@@ -12,6 +12,7 @@ import {
   type GrantStore,
   type GrantStoreConfig,
 } from '../access/index.js';
+import { MEMORY_STORE } from '../nest.js';
 import type { StoreConfig } from '../store/open-store.js';
 import { HTTP_CONFIG, type ResolvedHttpConfig } from './http-config.js';
 
@@ -63,9 +64,13 @@ export class HttpAccess implements OnApplicationShutdown {
   }
 }
 
-/** Provides {@link HttpAccess} from the application's configuration. */
+/**
+ * Provides {@link HttpAccess} from the application's configuration, once the event store is open:
+ * a store that refuses to open (a wrong master key, a missing key store) stops the start before
+ * the grant store, which may share its file, is opened and left open.
+ */
 export const httpAccessProvider: FactoryProvider<Promise<HttpAccess>> = {
   provide: HttpAccess,
-  inject: [HTTP_CONFIG],
+  inject: [HTTP_CONFIG, MEMORY_STORE],
   useFactory: (config: ResolvedHttpConfig) => HttpAccess.open(config),
 };
