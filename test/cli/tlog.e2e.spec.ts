@@ -171,6 +171,17 @@ describe('memledger witness', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^error \[LOG_KEY_MALFORMED\]: .*is a log key, not a witness key/);
   });
+
+  it('takes its key file from --key on the command line only, never from MEMLEDGER_KEY', async () => {
+    const run = await runCli(
+      ['witness', '--state', join(workspace.dir, 'y.db'), '--log', log.key.vkey],
+      { MEMLEDGER_KEY: join(workspace.dir, 'witness1.key') },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error \[VALIDATION_FAILED\]: memledger witness needs --key <file>/,
+    );
+  });
 });
 
 describe('memledger checkpoint', () => {
