@@ -12,6 +12,7 @@ import { benchEventStoreDbAppend } from './eventstoredb-append.bench.js';
 import { benchIdleMemories } from './idle-memories.bench.js';
 import { benchOpenMemory } from './open-memory.bench.js';
 import { benchRecall } from './recall.bench.js';
+import { benchRebuild } from './rebuild.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchSearch } from './search.bench.js';
 import { benchSqliteAppend } from './sqlite-append.bench.js';
@@ -47,6 +48,7 @@ await bench('access', () =>
   benchAccess(quick ? 5000 : 20_000, quick ? 100 : 1000, quick ? 50 : 100, quick ? 3 : 6),
 );
 await bench('idle-memories', () => benchIdleMemories(quick ? 1000 : 10_000, quick ? 2000 : 10_000));
+await bench('rebuild', () => benchRebuild(quick ? 20_000 : 200_000));
 await bench('open-memory', async () => {
   await benchOpenMemory(quick ? 100_000 : 1_000_000);
   if (large) await benchOpenMemory(10_000_000);

@@ -65,9 +65,9 @@ export class HttpAccess implements OnApplicationShutdown {
 }
 
 /**
- * Provides {@link HttpAccess} from the application's configuration, once the event store is open:
- * a store that refuses to open (a wrong master key, a missing key store) stops the start before
- * the grant store, which may share its file, is opened and left open.
+ * Provides {@link HttpAccess} from the application's configuration. It waits for the event store
+ * (`MEMORY_STORE`): the grant store lives in the same SQLite file, and a start the store refuses
+ * (a wrong master key, a missing key store) must leave that file as it found it.
  */
 export const httpAccessProvider: FactoryProvider<Promise<HttpAccess>> = {
   provide: HttpAccess,

@@ -170,6 +170,27 @@ export function decodeTrustedJson(
   return deepFreeze(event as unknown as Sequenced);
 }
 
+/**
+ * Decodes stored fields a memledger store wrote itself from a validated event, without validating
+ * them again: upcast from `version`, the kind checked against the type, frozen (see
+ * {@link decodeTrustedJson}). For catch-ups and rebuilds of derived data.
+ */
+export function decodeTrustedFields(
+  type: string,
+  fields: StoredFields,
+  seq: number,
+  where: string,
+  version: unknown = UNVERSIONED,
+): Sequenced {
+  const kind = kindOfType(type, seq, where);
+  const data =
+    version === EVENT_VERSIONS[kind] ? fields : upcast(kind, version, fields, { where, seq });
+  const event: Record<string, unknown> = Object.assign({ kind }, data);
+  event.kind = kind;
+  event.seq = seq;
+  return deepFreeze(event as unknown as Sequenced);
+}
+
 /** Decodes a JSON text (SQLite payload, JSON Lines) at `seq`, written in schema `version`. */
 export function decodeJsonEvent(
   type: string,

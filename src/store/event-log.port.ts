@@ -28,6 +28,12 @@ export interface ReadOptions {
   readonly direction?: 'forwards' | 'backwards';
   /** At most this many events. @defaultValue no limit */
   readonly limit?: number;
+  /**
+   * Decode stored events without validating them again (upcast only): for catch-ups and
+   * rebuilds of derived data, over events this code validated when it appended them. Reads that
+   * answer a caller, `memledger verify` and imports validate every event. @defaultValue false
+   */
+  readonly trusted?: boolean;
 }
 
 /** Options of {@link EventLog.subscribe}. */

@@ -85,7 +85,11 @@ describe('memledger erase', () => {
 
     const audit = await cli('audit', idOf(1));
     expect(audit.stdout).toMatch(/erased: seq 7, .*\n {4}reason: asked to be forgotten/);
-    expect(audit.stdout).toContain('message, actor chat-ui, source chat: [erased]');
+    expect(audit.stdout).toContain(
+      'message, actor chat-ui, recorded by nobody authenticated, source chat: [erased]',
+    );
+    // The command line vouches for the user who ran it.
+    expect(audit.stdout).toMatch(/erased: seq 7, .*actor memledger-cli, recorded by \S+ \(local\)/);
 
     // As of a seq before the erasure the items were visible: they read as erased, never as null.
     const before = await cli('replay', '--up-to', '3');

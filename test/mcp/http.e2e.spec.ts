@@ -65,7 +65,11 @@ describe('/mcp on the application', () => {
       const without = await post(server.url);
       expect(without.status).toBe(401);
       expect(await without.json()).toMatchObject({ code: 'UNAUTHORIZED' });
-      expect((await post(server.url, { Authorization: 'Bearer wrong' })).status).toBe(401);
+      const wrong = await post(server.url, { Authorization: 'Bearer wrong' });
+      expect(wrong.status).toBe(401);
+      // Every body read to its end: an unread one keeps its keep-alive socket, and with it the
+      // test worker, alive after the server closed.
+      await wrong.arrayBuffer();
       const client = new Client({ name: 'memledger-test', version: '1.0.0' });
       await expect(
         client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`))),
@@ -94,6 +98,7 @@ describe('/mcp on the application', () => {
         const response = await fetch(`${server.url}/mcp`, { method });
         expect(response.status).toBe(405);
         expect(response.headers.get('allow')).toBe('POST');
+        await response.arrayBuffer();
       }
     } finally {
       await server.close();

@@ -62,6 +62,18 @@ export function describeReadContract(ctx: ContractContext): void {
       }
     });
 
+    it('reads the same events trusted (upcast, not validated again) as validated', async () => {
+      const log = ctx.store().log();
+      const [m] = await log.append([message('one'), doc('two')]);
+      await log.append([recallOf([m!.id]), deletionOf([m!.id])]);
+      const asJson = (events: unknown) => JSON.parse(JSON.stringify(events)) as unknown;
+      expect(asJson(await readAll(log, { trusted: true }))).toEqual(asJson(await readAll(log)));
+      expect((await readAll(log, { trusted: true, fromSeq: 2 })).map((e) => e.kind)).toEqual([
+        'recall',
+        'deletion',
+      ]);
+    });
+
     it('reads more than one page of events in order', async () => {
       const log = ctx.store().log();
       for (let i = 0; i < 3; i++)

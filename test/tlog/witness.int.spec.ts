@@ -16,6 +16,16 @@ import { WitnessState } from '../../src/tlog/witness/witness-state.js';
 import { SIGNATURE_TYPE, parseVerifierKey, verifyCheckpoint } from '../../src/verify/index.js';
 import { testLogs } from './witness-fixture.js';
 
+/**
+ * The status of a response, its body read to the end: an unread body keeps its keep-alive
+ * socket, and with it the test worker, alive after the server closed.
+ */
+async function statusOf(response: Promise<Response>): Promise<number> {
+  const answered = await response;
+  await answered.arrayBuffer();
+  return answered.status;
+}
+
 describe('the witness', () => {
   let dir: string;
   let witnessKey: NoteSigner;
@@ -148,8 +158,8 @@ describe('the witness', () => {
   it('answers 400 to bytes that are not UTF-8, 413 to a huge body, 405 and 404 elsewhere', async () => {
     expect((await post(new Uint8Array([0x6f, 0x6c, 0x64, 0x20, 0xff, 0x0a]))).status).toBe(400);
     expect((await post('x'.repeat(70_000))).status).toBe(413);
-    expect((await fetch(`${server.url}/add-checkpoint`)).status).toBe(405);
-    expect((await fetch(`${server.url}/nothing`)).status).toBe(404);
+    expect(await statusOf(fetch(`${server.url}/add-checkpoint`))).toBe(405);
+    expect(await statusOf(fetch(`${server.url}/nothing`))).toBe(404);
   });
 
   it('keeps its state across a restart', async () => {
@@ -170,7 +180,7 @@ describe('the witness', () => {
       witnesses: [await parseVerifierKey(witnessKey.vkey)],
     };
     expect((await verifyCheckpoint(await response.text(), trust)).size).toBe(12);
-    expect((await fetch(`${server.url}/${'0'.repeat(64)}/checkpoint`)).status).toBe(404);
+    expect(await statusOf(fetch(`${server.url}/${'0'.repeat(64)}/checkpoint`))).toBe(404);
   });
 
   it('lets exactly one of many concurrent requests from one old size through, never rolling back', async () => {

@@ -3,9 +3,9 @@
  * SQLite file, created when missing, so keys can exist before the server first starts; or its
  * EventStoreDB node) or, with `--server`, through a running server as a principal with `admin`.
  */
-import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { RecordedBy } from '../../core/index.js';
+import { operator } from '../operator.js';
 import {
   parsePatternList,
   parseRightsList,
@@ -106,17 +106,6 @@ async function withGrants<T>(
   } finally {
     await grants.close();
   }
-}
-
-/** Who runs the command, as the operating system knows them. */
-function operator(): RecordedBy {
-  let name = 'unknown';
-  try {
-    name = userInfo().username || name;
-  } catch {
-    // No user entry (a container's arbitrary uid): recorded as unknown.
-  }
-  return { principal: name, via: 'local' };
 }
 
 /** One key on one line. */

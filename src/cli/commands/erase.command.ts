@@ -14,6 +14,7 @@ import type {
   MemoryHandle,
 } from '../../memory/index.js';
 import { globalOptionsOf, withMemory } from '../open.js';
+import { operator } from '../operator.js';
 import { memoryPath, remoteOf, type Remote } from '../remote.js';
 
 interface EraseOptions {
@@ -108,7 +109,8 @@ function actOf(id: string, options: EraseOptions): ErasureInput {
 
 /** Deletes-and-erases visible content, erases deleted content; the lines saying what it did. */
 async function erase(memory: MemoryHandle, id: string, options: EraseOptions): Promise<string[]> {
-  const act = actOf(id, options);
+  // On the store itself the command line vouches for its user; a server records its caller.
+  const act = { ...actOf(id, options), recordedBy: operator() };
   const found = await lookup(memory, id);
   if (found !== undefined && isContent(found.event) && !found.deleted) {
     const { deletion, erasure, cleanup } = await memory.deleteAndErase(act);

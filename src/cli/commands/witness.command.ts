@@ -4,13 +4,12 @@
  * state file, and serves `POST /add-checkpoint` until SIGINT or SIGTERM.
  */
 import type { Command } from 'commander';
-import { MemoryError } from '../../core/index.js';
 import { Witness, WitnessState, loadKeyFile, startWitnessServer } from '../../tlog/index.js';
 import { SIGNATURE_TYPE, parseVerifierKey } from '../../verify/index.js';
-import { globalOptionsOf } from '../open.js';
 import { integerAtLeast } from '../parse-options.js';
 
 interface WitnessOptions {
+  readonly keyFile: string;
   readonly state: string;
   readonly log: string[];
   readonly port: number;
@@ -26,6 +25,7 @@ export function registerWitnessCommand(program: Command): void {
     .description(
       "run a witness that cosigns a log's checkpoints only when they are consistent (C2SP tlog-witness)",
     )
+    .requiredOption('--key-file <file>', 'the witness key file (memledger keygen --witness)')
     .requiredOption(
       '--state <file>',
       'the SQLite file holding the last checkpoint cosigned per origin',
@@ -36,16 +36,14 @@ export function registerWitnessCommand(program: Command): void {
     .addHelpText(
       'after',
       `
---key <file> (required) is the witness key file (memledger keygen --witness), typed on the
-command line: the program's --key, whose MEMLEDGER_KEY (an access key) is not read here.
 A log key named N covers the origins N/<anything> (memledger's origins are <log name>/<memory
 id>). Answers: 200 with the cosignature, 409 with the size it last cosigned (text/x.tlog.size),
 422 for a proof that does not verify (inconsistent history, recorded as evidence), 403 for a
 bad or missing log signature, 404 for an unknown origin, 400 for a malformed request.
 GET /<sha256 hex of origin>/checkpoint serves the last note it cosigned.`,
     )
-    .action(async (options: WitnessOptions, command: Command) => {
-      const key = loadKeyFile(witnessKeyFile(command), SIGNATURE_TYPE.cosignature);
+    .action(async (options: WitnessOptions) => {
+      const key = loadKeyFile(options.keyFile, SIGNATURE_TYPE.cosignature);
       const logs = await Promise.all(
         options.log.map((line) => parseVerifierKey(line.trim(), SIGNATURE_TYPE.ed25519)),
       );
@@ -67,18 +65,4 @@ GET /<sha256 hex of origin>/checkpoint serves the last note it cosigned.`,
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
-}
-
-/**
- * The witness key file: `--key <file>`, which the program's own `--key` (the access key of the
- * other commands) parses wherever it stands; only a value typed on the command line counts.
- */
-function witnessKeyFile(command: Command): string {
-  const file = globalOptionsOf(command).key?.trim();
-  if (command.getOptionValueSourceWithGlobals('key') === 'cli' && file) return file;
-  throw new MemoryError(
-    'VALIDATION_FAILED',
-    'memledger witness needs --key <file>: the witness key file (memledger keygen --witness); MEMLEDGER_KEY is not read for it.',
-    { issues: [{ path: '--key', message: 'required: the witness key file' }] },
-  );
 }

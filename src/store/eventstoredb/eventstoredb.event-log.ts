@@ -27,6 +27,7 @@ import { indexedMemory, type IndexedMemory } from './id-index/id-index.js';
 import { listMemoryIds } from './eventstoredb.memory-ids.js';
 import {
   fail,
+  decodeTrustedResolved,
   projectResolved,
   readLastSeq,
   readOne,
@@ -225,11 +226,15 @@ function eventStoreDbLog(
       const forwards = range.direction === 'forwards';
       const span = range.hi - range.lo + 1;
       if (span <= 0 || range.limit === 0) return;
-      yield* readRange(stream, {
-        from: forwards ? range.lo : range.hi,
-        count: Math.min(span, range.limit),
-        direction: range.direction,
-      });
+      yield* readRange(
+        stream,
+        {
+          from: forwards ? range.lo : range.hi,
+          count: Math.min(span, range.limit),
+          direction: range.direction,
+        },
+        options.trusted ? decodeTrustedResolved : undefined,
+      );
     },
     async *readProjected(options = {}) {
       const { toSeq } = options;

@@ -13,7 +13,7 @@ import {
 } from '@eventstore/db-client';
 import { MemoryError, UNVERSIONED, type Sequenced } from '../../core/index.js';
 import type { AppendLimits } from '../append-input.js';
-import { decodeEvent, storedFormOf } from '../codec.js';
+import { decodeEvent, decodeTrustedFields, storedFormOf } from '../codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import {
   isStreamNotFound,
@@ -71,6 +71,25 @@ export function decodeResolved(stream: EsdbStream, resolved: ResolvedEvent): Seq
   return decodeEvent(
     recorded.type,
     recorded.data,
+    Number(recorded.revision),
+    stream.where,
+    schemaVersionOf(recorded.metadata),
+  );
+}
+
+/**
+ * One stored event decoded without validating it again (upcast only): for catch-ups over events
+ * memledger appended, and so validated, itself.
+ */
+export function decodeTrustedResolved(stream: EsdbStream, resolved: ResolvedEvent): Sequenced {
+  const recorded = resolved.event;
+  if (recorded === undefined) return decodeResolved(stream, resolved); // names the broken link
+  const data = recorded.data;
+  if (typeof data !== 'object' || data === null || data instanceof Uint8Array)
+    return decodeResolved(stream, resolved);
+  return decodeTrustedFields(
+    recorded.type,
+    data as Record<string, unknown>,
     Number(recorded.revision),
     stream.where,
     schemaVersionOf(recorded.metadata),
