@@ -201,6 +201,7 @@ export default tseslint.config(
       'keys',
       'store',
       'read-models',
+      'projections',
       'memory',
       'nest',
       'mcp',

@@ -8,6 +8,17 @@ export type * from './store/event-log.port.js';
 export { openInMemoryStore } from './store/in-memory/in-memory.event-log.js';
 export { encodeEvent, decodeEvent, type EncodedEvent, type EventType } from './store/codec.js';
 export * from './memory/index.js';
+// The verifiable log's identity: the key that signs checkpoints and the witnesses that cosign.
+export {
+  defaultLogName,
+  generateSigner,
+  loadKeyFile,
+  logIdentityFromEnv,
+  parseWitnessList,
+  type LogIdentity,
+  type NoteSigner,
+  type WitnessEndpoint,
+} from './tlog/index.js';
 // OpenTelemetry instrumentation on @opentelemetry/api only (no-ops until an SDK is registered).
 export {
   GenAiAttr,

@@ -47,11 +47,13 @@ export const MEMORY_ERROR_CODES = [
   'KEY_MISSING',
   // a plugged-in retriever that did not answer within `retrieverTimeoutMs`
   'RETRIEVER_TIMEOUT',
-  // the verifiable log: a tree node not stored, a checkpoint that would contradict an earlier
-  // one, the log's signing key file, a witness's or monitor's state file, a server that gave no
-  // checkpoint or proof
+  // the verifiable log: a tree node not stored, a tree size past the log's head, a checkpoint
+  // that would contradict an earlier one, no signing key configured, the log's signing key file,
+  // a witness's or monitor's state file, a server that gave no checkpoint or proof
   'TREE_NODE_MISSING',
+  'TREE_SIZE_PAST_HEAD',
   'CHECKPOINT_INCONSISTENT',
+  'LOG_KEY_NOT_CONFIGURED',
   'LOG_KEY_MISSING',
   'LOG_KEY_UNREADABLE',
   'LOG_KEY_INSECURE',

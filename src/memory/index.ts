@@ -5,6 +5,7 @@ export * from './memory.types.js';
 export { AUDIT_SCAN_EVENTS, DEFAULT_AUDIT_LIMIT } from './recall-audit.js';
 export * from './retriever.js';
 export * from './retention.js';
+export * from './verifiable-log.js';
 export { pageOfState } from './state-page.js';
 export type {
   CleanupBacklog,

@@ -15,12 +15,18 @@ import {
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
 import { openProjectionRuntime, type ProjectionRuntime } from '../projections/index.js';
+import { treeProjection } from '../projections/tree/index.js';
+import type { CheckpointArchive } from '../store/checkpoint-archive.port.js';
 import type { MemoryStore } from '../store/event-log.port.js';
+import { inMemoryCheckpointArchive } from '../store/in-memory/in-memory.checkpoint-archive.js';
+import { sqliteCheckpointArchive } from '../store/sqlite/sqlite.checkpoint-archive.js';
+import { WitnessClient, defaultLogName, type LogIdentity } from '../tlog/index.js';
 import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
 import { bm25Retriever, type Retriever } from './retriever.js';
+import { VerifiableLog } from './verifiable-log.js';
 
 /** Options of {@link openMemledger}. */
 export interface MemledgerOptions {
@@ -76,6 +82,13 @@ export interface MemledgerOptions {
    * @defaultValue `console.warn`
    */
   readonly onNotice?: (notice: string) => void;
+  /**
+   * The verifiable log's identity: its name, the key that signs checkpoints and the witnesses
+   * that cosign them (`logIdentityFromEnv()` reads `MEMLEDGER_LOG_KEY`, `MEMLEDGER_LOG_NAME` and
+   * `MEMLEDGER_WITNESSES`). Without a signer, roots and proofs are served unsigned.
+   * @defaultValue unsigned, named `<host name>/memledger`, no witnesses
+   */
+  readonly log?: LogIdentity;
 }
 
 /** Every memory of one store, with their read models. */
@@ -97,6 +110,8 @@ export interface Memledger {
    * undefined on one that cannot erase.
    */
   readonly erasureCleanup: ErasureCleanup | undefined;
+  /** Checkpoints and proofs of every memory (each memory handle offers its own). */
+  readonly verifiableLog: VerifiableLog;
   /**
    * The projection runtime (src/store/projection.port.ts): derived data registered here is
    * applied inside each append's transaction (SQLite) or by catch-up from the log, in the read
@@ -136,6 +151,12 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
+  projections.register(treeProjection);
+  const identity = options.log ?? { name: defaultLogName(), witnesses: [] };
+  const verifiableLog = new VerifiableLog(identity, projections, archiveOf(store), {
+    ...(identity.witnesses.length > 0 ? { witnesses: new WitnessClient(identity.witnesses) } : {}),
+    onNotice: notice,
+  });
   const settings: MemorySettings = {
     defaults: options.defaults ?? {},
     retriever: options.retriever ?? bm25Retriever,
@@ -143,6 +164,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     recallRetries: options.recallRetries ?? 100,
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
+    verifiableLog,
     projections,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
@@ -184,6 +206,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     description: store.description,
     readModels: db.location,
     erasureCleanup: cleanup,
+    verifiableLog,
     projections,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
@@ -203,6 +226,14 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       db.close();
     },
   };
+}
+
+/** Where signed checkpoints are kept: the store's own archive, its file, else process memory. */
+function archiveOf(store: MemoryStore): CheckpointArchive {
+  if (store.checkpoints) return store.checkpoints;
+  return store.embedded
+    ? sqliteCheckpointArchive(store.embedded.database)
+    : inMemoryCheckpointArchive();
 }
 
 /** What the scrub on open did, in one line for the operator's log. */

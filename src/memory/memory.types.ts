@@ -13,6 +13,7 @@ import type { RecallUse } from '../read-models/index.js';
 import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
 import type { ProjectionRuntime } from '../projections/index.js';
 import type { Retriever } from './retriever.js';
+import type { VerifiableLog } from './verifiable-log.js';
 
 /** Fields every command may carry. */
 export interface CommandContext {
@@ -130,6 +131,8 @@ export interface MemorySettings {
   readonly retrieverTimeoutMs: number;
   /** The erasures' clean-up, on a store whose content is sealed (the only one that erases). */
   readonly cleanup: ErasureCleanup | undefined;
+  /** Checkpoints and proofs of the store's memories. */
+  readonly verifiableLog: VerifiableLog;
   /** Derived data beyond the read models (the verifiable log's tree, vectors): src/projections. */
   readonly projections: ProjectionRuntime;
 }

@@ -1,5 +1,6 @@
 /**
- * The isolation matrix's world: a real server on a sealed SQLite file, four memories seeded with
+ * The isolation matrix's world: a real server on a sealed SQLite file that signs its checkpoints,
+ * four memories seeded with
  * marked content, keys of different grants (created in the file before the server starts), and
  * the checks every refusal must pass: 403 `FORBIDDEN` naming the missing right, the same answer
  * as for a memory that does not exist, no content or id in it, and the log heads unchanged.
@@ -11,6 +12,7 @@ import {
   type Right,
 } from '../../src/access/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
+import { generateSigner } from '../../src/tlog/index.js';
 import { startTestServer } from '../http/http-app.js';
 
 /** The memories of the matrix; every one holds events. */
@@ -54,6 +56,8 @@ export interface Seeded {
 /** The running world. */
 export interface Matrix {
   readonly url: string;
+  /** The verifier key line of the key the server signs checkpoints with. */
+  readonly vkey: string;
   readonly dbPath: string;
   readonly keys: Record<KeyName, MatrixKey>;
   readonly seeded: Record<string, Seeded>;
@@ -75,7 +79,9 @@ function principalOf(id: string, spec: (typeof KEY_SPECS)[KeyName]): Principal {
 
 /** Starts the server, grants the keys and seeds every memory with `targets` items to delete. */
 export async function startMatrix(targets = 12): Promise<Matrix> {
-  const server = await startTestServer({}, { sealed: true });
+  const signer = generateSigner('isolation.test');
+  const log = { name: signer.name, signer, witnesses: [] };
+  const server = await startTestServer({ memory: { log } }, { sealed: true });
   const grants = openSqliteGrantStore({ path: server.dbPath });
   const by = { principal: 'test', via: 'local' } as const;
   const seed = await grants.create(
@@ -130,6 +136,7 @@ export async function startMatrix(targets = 12): Promise<Matrix> {
   }
   return {
     url: server.url,
+    vkey: signer.vkey,
     dbPath: server.dbPath,
     keys,
     seeded,
