@@ -244,6 +244,7 @@ export default tseslint.config(
       'keys',
       'store',
       'read-models',
+      'projections',
       'memory',
       'nest',
       'mcp',

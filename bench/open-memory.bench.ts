@@ -312,7 +312,7 @@ async function cachedMemoryFile(n: number): Promise<string> {
   }
   // The file as production leaves it: the search index caught up too (it follows appends).
   await (await memledger.memory()).search('indexed');
-  const checkpoint = (await memledger.memory()).checkpoint;
+  const checkpoint = (await memledger.memory()).readModelSeq;
   await memledger.close();
   await store.close();
   if (checkpoint !== n - 1)

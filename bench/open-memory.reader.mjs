@@ -51,7 +51,7 @@ async function openMemory(path) {
   const store = openSqliteStore({ path });
   const memledger = openMemledger({ store });
   const memory = await memledger.memory();
-  const checkpointBefore = memory.checkpoint;
+  const checkpointBefore = memory.readModelSeq;
   const first = await memory.statePage({ limit: 100 });
   const firstPageAt = performance.now();
   const fromSpawnMs = sinceSpawn();

@@ -25,6 +25,7 @@ import { benchSqliteAppend } from './sqlite-append.bench.js';
 import { benchStateAtSeq } from './state-at-seq.bench.js';
 import { benchTracingOverhead } from './tracing-overhead.bench.js';
 import { benchVectors } from './vectors.bench.js';
+import { benchVerifiableLog } from './verifiable-log.bench.js';
 
 const quick = process.argv.includes('--quick');
 const large = process.argv.includes('--large');
@@ -68,6 +69,9 @@ await bench('open-memory', async () => {
   await benchOpenMemory(quick ? 100_000 : 1_000_000);
   if (large) await benchOpenMemory(10_000_000);
 });
+await bench('verifiable-log', () =>
+  benchVerifiableLog(quick ? 100_000 : 1_000_000, quick ? 200 : 1000),
+);
 // Last: it registers (then removes) global OpenTelemetry providers.
 await bench('tracing-overhead', () =>
   benchTracingOverhead(quick ? 2000 : 10_000, quick ? 50 : 100, quick ? 4 : 10),

@@ -101,8 +101,8 @@ export async function benchSqliteAppend(
       };
       if (memledger) {
         const memory = await memledger.memory();
-        if (memory.checkpoint !== events.length - 1)
-          throw new Error(`read models at ${memory.checkpoint}, not in the append transactions`);
+        if (memory.readModelSeq !== events.length - 1)
+          throw new Error(`read models at ${memory.readModelSeq}, not in the append transactions`);
         await memledger.close();
       } else await store.close();
       return took;

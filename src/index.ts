@@ -11,6 +11,17 @@ export * from './memory/index.js';
 // Embedding providers for semantic recall (docs/semantic-recall.md).
 export * from './embeddings/index.js';
 export type { Quantization, VersionProgress, VectorVersion } from './vectors/index.js';
+// The verifiable log's identity: the key that signs checkpoints and the witnesses that cosign.
+export {
+  defaultLogName,
+  generateSigner,
+  loadKeyFile,
+  logIdentityFromEnv,
+  parseWitnessList,
+  type LogIdentity,
+  type NoteSigner,
+  type WitnessEndpoint,
+} from './tlog/index.js';
 // OpenTelemetry instrumentation on @opentelemetry/api only (no-ops until an SDK is registered).
 export {
   GenAiAttr,

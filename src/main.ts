@@ -1,9 +1,10 @@
 /** Boots the memledger application: `npm start` (see docs/http-api.md). */
-import { httpConfigFromEnv, startServer } from './http/index.js';
+import { appConfigFromEnv, startServer } from './http/index.js';
 
 try {
-  const server = await startServer(httpConfigFromEnv());
+  const server = await startServer(await appConfigFromEnv());
   console.log(`memledger listening on ${server.url} (store: ${server.memledger.description})`);
+  console.log(server.memledger.verifiableLog.description);
 } catch (error) {
   // One line for what a user can fix (a busy port, a bad variable), not a stack trace.
   const code = (error as { code?: unknown } | null)?.code;

@@ -4,6 +4,7 @@
 // An erased item shows the act (who, why, when), never its words.
 import { erasedNote, isErased } from './erasure.js';
 import { knownEvent, session } from './memory-session.js';
+import { verificationBlock } from './verify-item.js';
 import {
   clear,
   clip,
@@ -69,6 +70,10 @@ export async function showItem(id) {
     const { event } = lookupResult;
     const history = isContent(event) ? await session.api.history(id) : null;
     details = itemDetails(event, lookupResult, history);
+    // Checked in the browser; dropped if the user has moved on by the time it resolves.
+    details.push(
+      verificationBlock(current.memoryId, event, () => mine === ticket && current === session),
+    );
   } catch (error) {
     details = h('p', { class: 'form-status error' }, errorText(error));
   }

@@ -53,7 +53,7 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--key <secret>',
-        'the access key (mlk_...), JWT or token to authenticate with (--server, mcp)',
+        'the access key (mlk_...), JWT or token to authenticate with (--server, mcp, checkpoint)',
       ).env('MEMLEDGER_KEY'),
     )
     .showHelpAfterError('(run with --help for usage)')

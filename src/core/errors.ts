@@ -53,11 +53,13 @@ export const MEMORY_ERROR_CODES = [
   'EMBEDDER_FAILED',
   // the provider's vectors do not have the configured dimensions (never truncated or padded)
   'EMBEDDING_DIMENSIONS_MISMATCH',
-  // the verifiable log: a tree node not stored, a checkpoint that would contradict an earlier
-  // one, the log's signing key file, a witness's or monitor's state file, a server that gave no
-  // checkpoint or proof
+  // the verifiable log: a tree node not stored, a tree size past the log's head, a checkpoint
+  // that would contradict an earlier one, no signing key configured, the log's signing key file,
+  // a witness's or monitor's state file, a server that gave no checkpoint or proof
   'TREE_NODE_MISSING',
+  'TREE_SIZE_PAST_HEAD',
   'CHECKPOINT_INCONSISTENT',
+  'LOG_KEY_NOT_CONFIGURED',
   'LOG_KEY_MISSING',
   'LOG_KEY_UNREADABLE',
   'LOG_KEY_INSECURE',

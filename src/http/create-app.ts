@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
@@ -22,6 +23,9 @@ import { InFlightRequests } from './in-flight-requests.js';
 import { TimedExpressAdapter } from './node-server.js';
 import { setupOpenApi } from './openapi.js';
 import { requestTelemetry } from './request-telemetry.js';
+
+/** The built memledger/verify modules (`dist/verify`), which the page imports from `/verify/`. */
+const VERIFY_DIR = fileURLToPath(new URL('../../dist/verify', import.meta.url));
 
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -47,6 +51,8 @@ export async function createApp(config: HttpConfig = {}): Promise<NestExpressApp
   app.use(requestTelemetry(new Logger('memledger-http'), app.get(InFlightRequests)));
   app.useBodyParser('json', { limit: resolved.bodyLimit });
   app.useStaticAssets(resolved.webDir, { index: 'index.html', maxAge: 0 });
+  // The page verifies proofs with the very memledger/verify files the package exports.
+  app.useStaticAssets(VERIFY_DIR, { prefix: '/verify/', index: false, maxAge: 0 });
   setupOpenApi(app, version);
   return app;
 }

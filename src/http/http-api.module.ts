@@ -21,6 +21,7 @@ import { MetricsController } from './metrics.controller.js';
 import { NotFoundController } from './not-found.controller.js';
 import { OperationsMetrics } from './operations-metrics.js';
 import { SseClients } from './sse-clients.js';
+import { VerifiableLogController } from './verifiable-log.controller.js';
 
 /** The HTTP API over one memledger store, with its health, metrics and shutdown parts. */
 @Module({})
@@ -38,6 +39,7 @@ export class HttpApiModule {
         MemoryStreamController,
         MemoryWritesController,
         MemoryReadsController,
+        VerifiableLogController,
         AccessController,
         McpController,
         HealthController,

@@ -9,6 +9,7 @@ import { MemoryError } from '../core/index.js';
 import { embeddingsOptionsFromEnv } from '../memory/index.js';
 import type { MemoryModuleOptions } from '../nest.js';
 import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
+import { logIdentityFromEnv } from '../tlog/index.js';
 import { levelsFrom, type LogFormat } from './app-logger.js';
 import { HEARTBEAT_MS } from './sse-session.js';
 
@@ -303,4 +304,14 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
     ...(Object.keys(access).length > 0 ? { access } : {}),
     ...integersFromEnv(env),
   };
+}
+
+/**
+ * {@link httpConfigFromEnv} with the verifiable log's identity too (`MEMLEDGER_LOG_KEY`,
+ * `MEMLEDGER_LOG_NAME`, `MEMLEDGER_WITNESSES`): a key file set but bad, a name that contradicts
+ * the key or a bad witness entry fails here, before anything listens.
+ */
+export async function appConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<HttpConfig> {
+  const config = httpConfigFromEnv(env);
+  return { ...config, memory: { ...config.memory, log: await logIdentityFromEnv(env) } };
 }

@@ -5,6 +5,7 @@
 export { createApp, startServer, type RunningServer } from './create-app.js';
 export {
   DEFAULT_BODY_LIMIT,
+  appConfigFromEnv,
   httpConfigFromEnv,
   readModelsFromEnv,
   resolveHttpConfig,

@@ -125,6 +125,21 @@ export const EventsQuery = z.strictObject({
   limit: intParam(1, MAX_EVENTS_PAGE).optional(),
 });
 
+/** Query of `GET checkpoint`: the tree size (default: the head). */
+export const CheckpointQuery = z.strictObject({ size: intParam(0).optional() });
+
+/** Query of `GET proofs/inclusion`: the event's seq and the tree size (default: the head). */
+export const InclusionQuery = z.strictObject({
+  seq: intParam(0),
+  size: intParam(0).optional(),
+});
+
+/** Query of `GET proofs/consistency`: the smaller and the larger size (default: the head). */
+export const ConsistencyQuery = z.strictObject({
+  from: intParam(0),
+  to: intParam(0).optional(),
+});
+
 /** Query of `GET events/stream`: where to start, and the token for clients that cannot send headers. */
 export const StreamQuery = z.strictObject({
   fromSeq: intParam(0).optional(),

@@ -131,3 +131,13 @@ export const HistoryInput = z.strictObject({
 });
 /** Arguments of `history`. */
 export type HistoryInput = z.output<typeof HistoryInput>;
+
+/** Arguments of `receipt`: the event to prove, by seq. */
+export const ReceiptInput = z.strictObject({
+  seq: integer(0).describe(
+    'The seq of the event to prove: e.g. the seq of the Recall that `recall` returned.',
+  ),
+  ...memoryField,
+});
+/** Arguments of `receipt`. */
+export type ReceiptInput = z.output<typeof ReceiptInput>;

@@ -203,3 +203,23 @@ export const HistoryOutput = z.object({
   deletedBy: DeletionOutput.nullable(),
   erasedBy: ErasureOutput.nullable(),
 });
+
+/**
+ * Result of `receipt`: the memory's checkpoint now (a signed note when the server has a key) and
+ * the proof that the event at `seq` is in it. `leaf` is left out for deleted content.
+ */
+export const ReceiptOutput = z.object({
+  memoryId,
+  checkpoint: z.string().describe('The checkpoint note (C2SP signed-note), as served.'),
+  signed: z.boolean(),
+  origin: z.string(),
+  logKey: z.string().nullable().describe("The log's verifier key line, null when unsigned."),
+  proof: z.object({
+    seq: z.number().int(),
+    treeSize: z.number().int(),
+    leaf: z.string().optional().describe('The memledger/leaf/v1 bytes, base64.'),
+    leafHash: z.string(),
+    path: z.array(z.string()),
+  }),
+  withheld: z.string().optional().describe('Why the leaf bytes were left out.'),
+});

@@ -7,6 +7,7 @@ export * from './retriever.js';
 export * from './retention.js';
 export { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './semantic-options.js';
 export type { SemanticSettings, VectorStatus } from './semantic-retrieval.js';
+export * from './verifiable-log.js';
 export { pageOfState } from './state-page.js';
 export type {
   CleanupBacklog,

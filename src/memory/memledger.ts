@@ -16,13 +16,19 @@ import {
 import type { KeyStore } from '../keys/index.js';
 import type { VersionProgress } from '../vectors/index.js';
 import { openProjectionRuntime, type ProjectionRuntime } from '../projections/index.js';
+import { treeProjection } from '../projections/tree/index.js';
+import type { CheckpointArchive } from '../store/checkpoint-archive.port.js';
 import type { MemoryStore } from '../store/event-log.port.js';
+import { inMemoryCheckpointArchive } from '../store/in-memory/in-memory.checkpoint-archive.js';
+import { sqliteCheckpointArchive } from '../store/sqlite/sqlite.checkpoint-archive.js';
+import { WitnessClient, defaultLogName, type LogIdentity } from '../tlog/index.js';
 import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-cleanup.js';
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
 import { standardRetriever, type Retriever } from './retriever.js';
 import { openSemantic, type EmbeddingsOptions } from './semantic-options.js';
+import { VerifiableLog } from './verifiable-log.js';
 
 /** Options of {@link openMemledger}. */
 export interface MemledgerOptions {
@@ -86,6 +92,13 @@ export interface MemledgerOptions {
    * @defaultValue `console.warn`
    */
   readonly onNotice?: (notice: string) => void;
+  /**
+   * The verifiable log's identity: its name, the key that signs checkpoints and the witnesses
+   * that cosign them (`logIdentityFromEnv()` reads `MEMLEDGER_LOG_KEY`, `MEMLEDGER_LOG_NAME` and
+   * `MEMLEDGER_WITNESSES`). Without a signer, roots and proofs are served unsigned.
+   * @defaultValue unsigned, named `<host name>/memledger`, no witnesses
+   */
+  readonly log?: LogIdentity;
 }
 
 /** Every memory of one store, with their read models. */
@@ -107,6 +120,8 @@ export interface Memledger {
    * undefined on one that cannot erase.
    */
   readonly erasureCleanup: ErasureCleanup | undefined;
+  /** Checkpoints and proofs of every memory (each memory handle offers its own). */
+  readonly verifiableLog: VerifiableLog;
   /**
    * The vector index's progress per model version (for logs and `/metrics`), and a promise of
    * the background follower's idleness; undefined without an embedder.
@@ -160,6 +175,12 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
   const semantic = options.embeddings && openSemantic(db, options.embeddings, notice);
+  projections.register(treeProjection);
+  const identity = options.log ?? { name: defaultLogName(), witnesses: [] };
+  const verifiableLog = new VerifiableLog(identity, projections, archiveOf(store), {
+    ...(identity.witnesses.length > 0 ? { witnesses: new WitnessClient(identity.witnesses) } : {}),
+    onNotice: notice,
+  });
   const settings: MemorySettings = {
     defaults: options.defaults ?? {},
     retriever: options.retriever ?? standardRetriever,
@@ -168,6 +189,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
     semantic,
+    verifiableLog,
     projections,
   };
   const maxOpen = Math.max(1, options.maxOpenMemories ?? 1000);
@@ -213,6 +235,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       progress: () => semantic.index.progress(),
       idle: async () => semantic.follower?.idle(),
     },
+    verifiableLog,
     projections,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
       await ready;
@@ -233,6 +256,14 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       db.close();
     },
   };
+}
+
+/** Where signed checkpoints are kept: the store's own archive, its file, else process memory. */
+function archiveOf(store: MemoryStore): CheckpointArchive {
+  if (store.checkpoints) return store.checkpoints;
+  return store.embedded
+    ? sqliteCheckpointArchive(store.embedded.database)
+    : inMemoryCheckpointArchive();
 }
 
 /** What the scrub on open did, in one line for the operator's log. */

@@ -58,6 +58,7 @@ import { inspectionSearch } from './inspection-search.js';
 import { auditableRecall } from './recall.js';
 import { auditRecalls } from './recall-audit.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
+import type { CheckpointNote, ConsistencyProofJson, InclusionProofJson } from './verifiable-log.js';
 
 /** The recalls an item's history lists at most (its total is in the recall statistics). */
 export const HISTORY_RECALLS = 1000;
@@ -288,9 +289,42 @@ export class MemoryHandle {
   }
 
   /** The seq the read models stand at (null: nothing applied). */
-  get checkpoint(): number | null {
+  get readModelSeq(): number | null {
     const seq = this.models.checkpoint;
     return seq < 0 ? null : seq;
+  }
+
+  /**
+   * The memory's checkpoint now, or at `size` (at most the log's head): its origin
+   * `<log name>/<memory id>`, size and root, as a signed note (C2SP signed-note with the
+   * tlog-checkpoint text and the witnesses' cosignatures) when the log has a key, else the bare
+   * checkpoint text (`signed: false`). Never one that contradicts a checkpoint signed before
+   * (`CHECKPOINT_INCONSISTENT`); `TREE_SIZE_PAST_HEAD` for a size the log has not reached.
+   */
+  checkpoint(options: { readonly size?: number } = {}): Promise<CheckpointNote> {
+    return this.settings.verifiableLog.checkpoint(this.log, options.size);
+  }
+
+  /** The verifier key line checkpoints are signed under; undefined when the log is unsigned. */
+  get logKey(): string | undefined {
+    return this.settings.verifiableLog.logKey;
+  }
+
+  /**
+   * The proof that the event at `seq` is leaf `seq` of the tree of `size` leaves (default: the
+   * head): its leaf bytes (memledger/leaf/v1), leaf hash and RFC 9162 inclusion path, base64.
+   * Check it with memledger/verify against a checkpoint of that size.
+   */
+  proveInclusion(seq: number, size?: number): Promise<InclusionProofJson> {
+    return this.settings.verifiableLog.proveInclusion(this.log, seq, size);
+  }
+
+  /**
+   * The proof that the tree of `from` leaves is a prefix of the tree of `to` (default: the
+   * head): the RFC 9162 consistency path, base64.
+   */
+  proveConsistency(from: number, to?: number): Promise<ConsistencyProofJson> {
+    return this.settings.verifiableLog.proveConsistency(this.log, from, to);
   }
 
   /** Brings the read models up to the log's head now (on open, or after a rebuild). */

@@ -15,6 +15,7 @@ import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasu
 import type { ProjectionRuntime } from '../projections/index.js';
 import type { Retriever } from './retriever.js';
 import type { SemanticSettings, VectorStatus } from './semantic-retrieval.js';
+import type { VerifiableLog } from './verifiable-log.js';
 
 /** Fields every command may carry. */
 export interface CommandContext {
@@ -141,6 +142,8 @@ export interface MemorySettings {
   readonly cleanup: ErasureCleanup | undefined;
   /** Semantic and hybrid recall, when an embedder is configured. */
   readonly semantic: SemanticSettings | undefined;
+  /** Checkpoints and proofs of the store's memories. */
+  readonly verifiableLog: VerifiableLog;
   /** Derived data beyond the read models (the verifiable log's tree, vectors): src/projections. */
   readonly projections: ProjectionRuntime;
 }

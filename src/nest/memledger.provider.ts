@@ -37,6 +37,7 @@ export function openMemledgerOver(store: MemoryStore, options: MemoryModuleOptio
       ? {}
       : { retrieverTimeoutMs: options.retrieverTimeoutMs }),
     ...(options.defaults ? { defaults: options.defaults } : {}),
+    ...(options.log ? { log: options.log } : {}),
     // Through Nest's logger, so the application's log format and redaction apply.
     onNotice: (notice) => new Logger('memledger').warn(notice),
   });

@@ -1,6 +1,7 @@
 import type { EventDefaults } from '../core/index.js';
 import type { EmbeddingsOptions, Retriever } from '../memory/index.js';
 import type { StoreConfig } from '../store/open-store.js';
+import type { LogIdentity } from '../tlog/index.js';
 import type { MemoryTelemetryOptions } from '../telemetry/index.js';
 
 /** Options of the opt-in retention sweeper. */
@@ -57,4 +58,10 @@ export interface MemoryModuleOptions {
    * @defaultValue `{ captureQueries: false }`
    */
   readonly telemetry?: MemoryTelemetryOptions;
+  /**
+   * The verifiable log's name, signing key and witnesses (`logIdentityFromEnv()` reads
+   * `MEMLEDGER_LOG_KEY`, `MEMLEDGER_LOG_NAME` and `MEMLEDGER_WITNESSES`).
+   * @defaultValue unsigned, named `<host name>/memledger`, no witnesses
+   */
+  readonly log?: LogIdentity;
 }

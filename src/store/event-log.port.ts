@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { MemoryEvent, Sequenced } from '../core/index.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
+import type { CheckpointArchive } from './checkpoint-archive.port.js';
 import type { ProjectedEvent } from './projection.port.js';
 
 /** Options of {@link EventLog.append}. */
@@ -116,6 +117,12 @@ export interface MemoryStore {
    * written in the same transaction as each append, so a writer reads its own writes at once.
    */
   readonly embedded?: EmbeddedDatabase;
+  /**
+   * Present on a store that keeps the verifiable log's signed checkpoints itself (EventStoreDB:
+   * a companion stream per memory). Otherwise they go into the embedded database (SQLite) or,
+   * for a store with neither, process memory.
+   */
+  readonly checkpoints?: CheckpointArchive;
 }
 
 /**

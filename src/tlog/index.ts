@@ -11,8 +11,16 @@ export {
   type TreeHead,
 } from './checkpoint-signing.js';
 export { InMemoryTree } from './in-memory-tree.js';
+export { MerkleFrontier } from './merkle-frontier.js';
 export { runMonitor, type MonitorOptions, type MonitorReport } from './monitor/monitor.js';
 export { loadKeyFile, logKeyFromEnv, writeKeyFile } from './key-file.js';
+export {
+  defaultLogName,
+  logIdentityFromEnv,
+  logIdentityLine,
+  logNameFor,
+  type LogIdentity,
+} from './log-identity.js';
 export {
   generateSigner,
   parsePrivateKeyLine,

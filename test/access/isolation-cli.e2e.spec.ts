@@ -1,10 +1,14 @@
 /**
  * The isolation matrix through the command line against a server (`memledger --server <url>
- * --key <secret>`): audit, export and search need `read`, recall needs `recall`, erase needs
- * `erase` (and `delete` for visible content). An allowed run prints what it did; every other one
- * exits 1 with `error [FORBIDDEN]`, prints no content or id, and writes nothing.
+ * --key <secret>`): audit, export, search and the checkpoint monitor need `read`, recall needs
+ * `recall`, erase needs `erase` (and `delete` for visible content). An allowed run prints what it
+ * did; every other one exits 1 with `error [FORBIDDEN]`, prints no content or id, and writes
+ * nothing.
  */
 import { jest } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Right } from '../../src/access/index.js';
 import { buildOnce, runCli } from '../cli/cli-harness.js';
 import {
@@ -58,7 +62,24 @@ const COMMANDS: readonly CommandCase[] = [
     args: (id, m) => ['erase', m.seeded[id]!.visible.pop()!, '--reason', 'cli matrix'],
     prints: () => 'deleted and erased item',
   },
+  {
+    name: 'checkpoint monitor',
+    rights: ['read'],
+    args: (id, m) => [
+      'checkpoint',
+      '--url',
+      m.url,
+      '--vkey',
+      m.vkey,
+      '--state',
+      join(stateDir, `${id}-${Math.random().toString(36).slice(2)}.note`),
+    ],
+    prints: () => 'saved ',
+  },
 ];
+
+/** Where the monitor keeps the checkpoints it verified. */
+const stateDir = mkdtempSync(join(tmpdir(), 'memledger-isolation-cli-'));
 
 const KEYS: readonly KeyName[] = ['reader', 'agent', 'janitor'];
 
@@ -68,7 +89,10 @@ describe('isolation matrix through the command line', () => {
     buildOnce();
     m = await startMatrix(12, WITH_EMBEDDER);
   }, 120_000);
-  afterAll(() => m?.close());
+  afterAll(async () => {
+    await m?.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
 
   it('runs every command for three keys on four memories: allowed ones work, the rest are refused', async () => {
     const cases = KEYS.flatMap((key) =>

@@ -72,6 +72,22 @@ const ROUTES: readonly RouteCase[] = [
     call: () => ({ method: 'GET', route: 'recalls?principal=agent-7' }),
   },
   { name: 'export', rights: ['read'], call: () => ({ method: 'GET', route: 'export' }) },
+  { name: 'checkpoint', rights: ['read'], call: () => ({ method: 'GET', route: 'checkpoint' }) },
+  {
+    name: 'checkpoint at a size',
+    rights: ['read'],
+    call: () => ({ method: 'GET', route: 'checkpoint?size=2' }),
+  },
+  {
+    name: 'inclusion proof',
+    rights: ['read'],
+    call: () => ({ method: 'GET', route: 'proofs/inclusion?seq=1&size=3' }),
+  },
+  {
+    name: 'consistency proof',
+    rights: ['read'],
+    call: () => ({ method: 'GET', route: 'proofs/consistency?from=1&to=3' }),
+  },
   {
     name: 'message',
     rights: ['write'],
@@ -189,6 +205,9 @@ describe('isolation matrix over HTTP', () => {
       if (SHOWS_CONTENT.has(routeName)) {
         expect(answer.text).toContain(m.seeded[memoryId]!.marker);
       }
+      if (routeName.startsWith('checkpoint')) {
+        expect(answer.text.split('\n')[0]).toMatch(new RegExp(`/${memoryId}$`));
+      }
       if (route.call(memoryId, m).method === 'POST') {
         const written = JSON.parse(answer.text) as Record<string, { recordedBy?: unknown }> & {
           recordedBy?: unknown;
@@ -263,6 +282,20 @@ describe('isolation matrix over HTTP', () => {
       }
     },
   );
+
+  it('serves the log key to anyone, with or without a credential, like a health check', async () => {
+    const answers = await Promise.all(
+      [undefined, ...Object.values(m.keys).map((k) => k.secret), 'mlk_never-granted'].map(
+        async (secret) => {
+          const response = await fetch(`${m.url}/api/log-key`, {
+            headers: secret === undefined ? {} : { Authorization: `Bearer ${secret}` },
+          });
+          return [response.status, await response.text()] as const;
+        },
+      ),
+    );
+    for (const [status, text] of answers) expect([status, text]).toEqual([200, `${m.vkey}\n`]);
+  });
 
   it('tells each key its rights on a memory (GET /api/access/me)', async () => {
     for (const key of Object.values(m.keys)) {

@@ -55,6 +55,7 @@ const TOOLS: readonly ToolCase[] = [
   { tool: 'search', rights: ['read'], args: () => ({ query: 'note', mode: 'semantic' }) },
   { tool: 'state_at', rights: ['read'], args: () => ({ limit: 5 }) },
   { tool: 'history', rights: ['read'], args: (id, m) => ({ id: m.seeded[id]!.ids[0] }) },
+  { tool: 'receipt', rights: ['read'], args: () => ({ seq: 1 }) },
 ];
 
 /** Runs every tool of the matrix for one key through `client`. */

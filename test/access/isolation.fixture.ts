@@ -1,5 +1,6 @@
 /**
- * The isolation matrix's world: a real server on a sealed SQLite file, four memories seeded with
+ * The isolation matrix's world: a real server on a sealed SQLite file that signs its checkpoints,
+ * four memories seeded with
  * marked content, keys of different grants (created in the file before the server starts), and
  * the checks every refusal must pass: 403 `FORBIDDEN` naming the missing right, the same answer
  * as for a memory that does not exist, no content or id in it, and the log heads unchanged.
@@ -12,6 +13,7 @@ import {
 } from '../../src/access/index.js';
 import type { HttpConfig } from '../../src/http/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
+import { generateSigner } from '../../src/tlog/index.js';
 import { hashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer } from '../http/http-app.js';
 
@@ -61,6 +63,8 @@ export interface Seeded {
 /** The running world. */
 export interface Matrix {
   readonly url: string;
+  /** The verifier key line of the key the server signs checkpoints with. */
+  readonly vkey: string;
   readonly dbPath: string;
   readonly keys: Record<KeyName, MatrixKey>;
   readonly seeded: Record<string, Seeded>;
@@ -82,13 +86,15 @@ function principalOf(id: string, spec: (typeof KEY_SPECS)[KeyName]): Principal {
 
 /**
  * Starts the server, grants the keys and seeds every memory with `targets` items to delete.
- * `memory` configures the server's memory module (an embedder, so semantic modes are allowed).
+ * `memory` adds to the server's memory module options (an embedder, so semantic modes are allowed).
  */
 export async function startMatrix(
   targets = 12,
   memory: HttpConfig['memory'] = {},
 ): Promise<Matrix> {
-  const server = await startTestServer({ memory }, { sealed: true });
+  const signer = generateSigner('isolation.test');
+  const log = { name: signer.name, signer, witnesses: [] };
+  const server = await startTestServer({ memory: { ...memory, log } }, { sealed: true });
   const grants = openSqliteGrantStore({ path: server.dbPath });
   const by = { principal: 'test', via: 'local' } as const;
   const seed = await grants.create(
@@ -143,6 +149,7 @@ export async function startMatrix(
   }
   return {
     url: server.url,
+    vkey: signer.vkey,
     dbPath: server.dbPath,
     keys,
     seeded,

@@ -100,7 +100,7 @@ describe('application configuration from the environment', () => {
 
       const second = await startServer({ ...httpConfigFromEnv(env), port: 0, logger: false });
       const memory = await second.app.get<Memledger>(MEMLEDGER).memory();
-      expect(memory.checkpoint).toBe(2);
+      expect(memory.readModelSeq).toBe(2);
       expect(
         (await request(second.url).get('/api/memories/default/state').expect(200)).body,
       ).toEqual(before);

@@ -70,8 +70,13 @@ describe('documented responses', () => {
         const statuses = Object.keys(operation.responses);
         expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
         expect(statuses).toEqual(expect.arrayContaining(['500', '503']));
-        // The routes that take no input to check: the list, and the key list and revocation.
-        const unchecked = ['/api/memories', '/api/access/keys', '/api/access/keys/{keyId}/revoke'];
+        // The routes that take no input to check: the list, the key list and revocation, and the log key.
+        const unchecked = [
+          '/api/memories',
+          '/api/access/keys',
+          '/api/access/keys/{keyId}/revoke',
+          '/api/log-key',
+        ];
         if (!unchecked.includes(path)) expect(statuses).toContain('400');
       }
     }
@@ -129,6 +134,12 @@ describe('documented responses', () => {
       [`${m}/events`, `/api/memories/${'x'.repeat(129)}/events`, 400],
       [`${m}/events/{id}`, `${url}/events/${UNKNOWN_ID}`, 404],
       [`${m}/items/{id}/history`, `${url}/items/${UNKNOWN_ID}/history`, 404],
+      [`${m}/proofs/inclusion`, `${url}/proofs/inclusion?seq=0&size=2`, 200],
+      [`${m}/proofs/consistency`, `${url}/proofs/consistency?from=1&to=3`, 200],
+      [`${m}/proofs/inclusion`, `${url}/proofs/inclusion?seq=x`, 400],
+      [`${m}/proofs/inclusion`, `${url}/proofs/inclusion?seq=0&size=999`, 404],
+      [`${m}/proofs/consistency`, `${url}/proofs/consistency?from=2&to=1`, 400],
+      [`${m}/proofs/consistency`, `${url}/proofs/consistency?from=0&to=999`, 404],
       [`${m}/recalls`, `${url}/recalls`, 200],
       [`${m}/recalls`, `${url}/recalls?principal=nobody&from=2020-01-01T00:00:00Z&limit=5`, 200],
       [`${m}/recalls`, `${url}/recalls?from=yesterday`, 400],
@@ -174,12 +185,32 @@ describe('documented responses', () => {
     });
     expect(query(`${m}/events`)).toEqual({ fromSeq: 'integer', limit: 'integer' });
     expect(query(`${m}/events/stream`)).toEqual({ fromSeq: 'integer', access_token: 'string' });
+    expect(query(`${m}/checkpoint`)).toEqual({ size: 'integer' });
+    expect(query(`${m}/proofs/inclusion`)).toEqual({ seq: 'integer', size: 'integer' });
+    expect(query(`${m}/proofs/consistency`)).toEqual({ from: 'integer', to: 'integer' });
   });
 
   it('documents the export as JSON Lines and the stream as Server-Sent Events', () => {
     const media = (path: string) => Object.keys(doc.paths[path]!.get.responses['200']!.content!);
     expect(media(`${m}/export`)).toEqual(['application/x-ndjson']);
     expect(media(`${m}/events/stream`)).toEqual(['text/event-stream']);
+  });
+
+  it('documents the checkpoint and the log key as text, with their error answers', async () => {
+    const media = (path: string) => Object.keys(doc.paths[path]!.get.responses['200']!.content!);
+    expect(media(`${m}/checkpoint`)).toEqual(['text/plain']);
+    expect(media('/api/log-key')).toEqual(['text/plain']);
+    const checkpoint = await request(t.server).get('/api/memories/docs-text/checkpoint');
+    expect([checkpoint.status, checkpoint.type]).toEqual([200, 'text/plain']);
+    const errors: [string, string, number][] = [
+      [`${m}/checkpoint`, '/api/memories/docs-text/checkpoint?size=5', 404],
+      [`${m}/checkpoint`, '/api/memories/docs-text/checkpoint?size=x', 400],
+      ['/api/log-key', '/api/log-key', 404],
+    ];
+    for (const [path, url, status] of errors) {
+      const res = await answer('get', path, url);
+      expect([url, res.status]).toEqual([url, status]);
+    }
   });
 
   it('declares a relative server, bearer security with anonymous allowed while nothing authenticates, and 401 and 403 on every route', () => {

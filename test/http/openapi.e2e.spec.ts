@@ -74,6 +74,10 @@ describe('OpenAPI document', () => {
         `${m}/events/stream`,
         `${m}/items/{id}/history`,
         `${m}/export`,
+        `${m}/checkpoint`,
+        `${m}/proofs/inclusion`,
+        `${m}/proofs/consistency`,
+        '/api/log-key',
       ].sort(),
     );
   });
@@ -116,6 +120,9 @@ describe('OpenAPI document', () => {
     expect(names('/api/memories/{memoryId}/state')).toEqual(['upToSeq', 'offset', 'limit']);
     expect(names('/api/memories/{memoryId}/search')).toEqual(['q', 'upToSeq', 'limit', 'mode']);
     expect(names('/api/memories/{memoryId}/events/stream')).toEqual(['fromSeq', 'access_token']);
+    expect(names('/api/memories/{memoryId}/checkpoint')).toEqual(['size']);
+    expect(names('/api/memories/{memoryId}/proofs/inclusion')).toEqual(['seq', 'size']);
+    expect(names('/api/memories/{memoryId}/proofs/consistency')).toEqual(['from', 'to']);
   });
 
   it('serves Swagger UI at /api/docs', async () => {

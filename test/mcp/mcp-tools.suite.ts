@@ -11,12 +11,18 @@ import {
   ERROR_META_KEY,
   ForgetOutput,
   HistoryOutput,
+  ReceiptOutput,
   RecallToolOutput,
   RememberOutput,
   SearchOutput,
   StateAtOutput,
 } from '../../src/mcp/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
+import {
+  parseCheckpoint,
+  parseInclusionProof,
+  verifyLeafInclusion,
+} from '../../src/verify/index.js';
 
 /** A connected client and the SQLite file its server writes to. */
 export interface McpConnection {
@@ -68,10 +74,19 @@ export function describeMcpTools(transport: string, connect: () => Promise<McpCo
     const remember = (memoryId: string, content: string, speaker = 'user') =>
       call(mcp.client, 'remember', { memoryId, speaker, content });
 
-    it('lists the seven tools, each with an input and an output schema', async () => {
+    it('lists the eight tools, each with an input and an output schema', async () => {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
-        ['add_document', 'forget', 'history', 'recall', 'remember', 'search', 'state_at'].sort(),
+        [
+          'add_document',
+          'forget',
+          'history',
+          'recall',
+          'receipt',
+          'remember',
+          'search',
+          'state_at',
+        ].sort(),
       );
       for (const tool of tools) {
         expect(tool.inputSchema.type).toBe('object');
@@ -327,6 +342,39 @@ export function describeMcpTools(transport: string, connect: () => Promise<McpCo
       });
       expect(textOf(unknownTarget)).toMatch(/^error \[DELETION_TARGET_UNKNOWN\]/);
       expect(await headOf(mcp.dbPath, 'bad')).toBe(head);
+    });
+
+    it('gives a receipt of a recall that verifies, writing nothing; a deleted item keeps its words back', async () => {
+      const kept = parsed(RememberOutput, await remember('receipts', 'Green is the signal.')).event;
+      const { recall } = parsed(
+        RecallToolOutput,
+        await call(mcp.client, 'recall', { memoryId: 'receipts', query: 'green signal' }),
+      );
+      const result = await call(mcp.client, 'receipt', { memoryId: 'receipts', seq: recall.seq });
+      const receipt = parsed(ReceiptOutput, result);
+      expect(receipt).toMatchObject({ memoryId: 'receipts', signed: false, logKey: null });
+      expect(textOf(result)).toMatch(/UNSIGNED/);
+      const checkpoint = parseCheckpoint(receipt.checkpoint);
+      expect(checkpoint.size).toBe(2);
+      const leaf = await verifyLeafInclusion(parseInclusionProof(receipt.proof), checkpoint);
+      expect(leaf).toMatchObject({
+        memory: 'receipts',
+        seq: recall.seq,
+        id: recall.id,
+        type: 'Recall',
+      });
+      expect(await headOf(mcp.dbPath, 'receipts')).toBe(1);
+
+      await call(mcp.client, 'forget', { memoryId: 'receipts', targets: [kept.id], reason: 'x' });
+      const withheld = parsed(
+        ReceiptOutput,
+        await call(mcp.client, 'receipt', { memoryId: 'receipts', seq: kept.seq }),
+      );
+      expect(withheld.proof.leaf).toBeUndefined();
+      expect(withheld.withheld).toMatch(/deleted content never returns to an agent/);
+      expect(JSON.stringify(withheld)).not.toContain('Green is the signal');
+      const past = await call(mcp.client, 'receipt', { memoryId: 'receipts', seq: 9 });
+      expect(textOf(past)).toMatch(/^error \[VALIDATION_FAILED\]/);
     });
 
     it('keeps memories apart: a call names its memory, else the server default is used', async () => {

@@ -272,7 +272,7 @@ describe('memledger read models across restarts', () => {
 
     const second = openMemledger({ store: sqlite!.reopen()! });
     const again = await second.memory();
-    expect(again.checkpoint).toBe(before.lastSeq);
+    expect(again.readModelSeq).toBe(before.lastSeq);
     const after = await again.state();
     expect(after).toEqual(before);
     expect(after).toEqual(replay(await again.readEvents()));

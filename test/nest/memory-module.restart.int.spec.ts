@@ -68,7 +68,7 @@ describe.each(kinds)('MemoryModule restart on $name', (kind) => {
 
     const second = await start(options);
     const memory = await second.moduleRef.get<Memledger>(MEMLEDGER).memory();
-    expect(memory.checkpoint).toBe(before.lastSeq);
+    expect(memory.readModelSeq).toBe(before.lastSeq);
     expect(
       await second.queries.execute(new GetMemoryStateQuery(undefined, { limit: 1000 })),
     ).toEqual(before);
@@ -99,7 +99,7 @@ describe.each(kinds)('MemoryModule restart on $name', (kind) => {
 
     const second = await start({ store: kind.config() });
     const memory = await second.moduleRef.get<Memledger>(MEMLEDGER).memory();
-    if (kind.name !== 'SQLite') expect(memory.checkpoint).toBeNull();
+    if (kind.name !== 'SQLite') expect(memory.readModelSeq).toBeNull();
     expect(await second.queries.execute(new GetMemoryStateQuery(undefined))).toEqual(before);
   });
 });

@@ -27,7 +27,7 @@ describe('read-model layout in the SQLite file', () => {
     try {
       const memledger = openMemledger({ store: openSqliteStore({ path, busyTimeoutMs: 50 }) });
       const memory = await memledger.memory();
-      expect(memory.checkpoint).toBe(1);
+      expect(memory.readModelSeq).toBe(1);
       expect((await memory.statePage()).visibleMessages).toHaveLength(1);
       await memledger.close();
     } finally {
@@ -65,12 +65,12 @@ describe('read-model layout in the SQLite file', () => {
     db.close();
     const memledger = openMemledger({ store: openSqliteStore({ path }) });
     const memory = await memledger.memory();
-    expect(memory.checkpoint).toBeNull();
+    expect(memory.readModelSeq).toBeNull();
     const stats = await memory.recallStats();
     expect(Object.values(stats)).toEqual([
       expect.objectContaining({ count: 1, lastRecalledSeq: 1 }),
     ]);
-    expect(memory.checkpoint).toBe(1);
+    expect(memory.readModelSeq).toBe(1);
     await memledger.close();
     const check = new Database(path, { readonly: true });
     expect(check.prepare("SELECT value FROM rm_meta WHERE key = 'version'").pluck().get()).toBe(

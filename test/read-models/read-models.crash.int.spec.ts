@@ -89,7 +89,7 @@ describe('read models killed with SIGKILL while they are built', () => {
       const memledger = openMemledger({ store: openSqliteStore({ path }) });
       try {
         const memory = await memledger.memory();
-        const reached = memory.checkpoint ?? -1;
+        const reached = memory.readModelSeq ?? -1;
         // The child's last printed chunk is committed; a later one may be too, never half of one.
         expect((reached + 1) % 2000 === 0 || reached + 1 === EVENTS || reached === -1).toBe(true);
         for (const n of [-1, 1999, 2000, 4567, EVENTS - 1]) {

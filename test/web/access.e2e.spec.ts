@@ -2,7 +2,8 @@
  * The page with access keys, in a real Chromium (Debian's /usr/bin/chromium) against a real
  * server: it asks for a key, keeps it for the tab, lists only the memories the key may read,
  * shows only the tools it may use, says who it acts as, shows the principal on record beside the
- * claimed actor, and filters the recall audit by principal.
+ * claimed actor, proves an item with the key's read right, and filters the recall audit by
+ * principal.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,13 @@ describeBrowser('the page with access keys', () => {
       await page
         .locator('#item-body dd', { hasText: `writer-1 (key:${w.writer.key.id})` })
         .waitFor();
+      // Its proof is fetched with the same key: a read key reaches the memory's checkpoint and proofs.
+      const proof = page.locator('#item-body .proof:not([data-state=pending])');
+      await proof.waitFor();
+      expect([
+        await proof.getAttribute('data-state'),
+        await proof.locator('summary').textContent(),
+      ]).toEqual(['verified', '✓ In the log (unsigned) in this browser']);
       // Another memory answers as one it may not read: refused, nothing of it shown.
       await page.fill('#memory-id', 'beta');
       await page.click('#memory-form button[type=submit]');

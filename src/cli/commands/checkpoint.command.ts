@@ -52,18 +52,21 @@ Fetches GET <url>/api/memories/<memory>/checkpoint and, when --state holds a che
 GET <url>/api/memories/<memory>/proofs/consistency?from=m&to=n. The memory is --memory. The
 origin must be <key name>/<memory>. Without --vkey the key the server presents at
 /api/log-key is trusted (and said so); the saved checkpoint must still verify under it.
+On a server that authenticates callers, --key (or MEMLEDGER_KEY) needs "read" on the memory.
 Exit 0: verified and saved. Exit 2: a check failed (size went down, another root at the same
 size, a proof that does not verify, a signature by another key, too few witnesses); nothing is
 saved and <state>.<time>.saved.note, .fetched.note and .proof.json are kept as evidence.
 Exit 1: the server could not be reached or answered an error; nothing is saved.`,
     )
     .action(async (options: CheckpointOptions, command: Command) => {
-      const memory = checkMemoryId(globalOptionsOf(command).memory);
+      const global = globalOptionsOf(command);
+      const memory = checkMemoryId(global.memory);
       const report = await runMonitor({
         url: options.url,
         memory,
         statePath: options.state,
         ...(options.vkey === undefined ? {} : { vkey: options.vkey }),
+        ...(global.key === undefined ? {} : { key: global.key }),
         witnesses: options.witness,
         ...(options.quorum === undefined ? {} : { quorum: options.quorum }),
       });

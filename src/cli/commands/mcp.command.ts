@@ -20,6 +20,7 @@ import {
 } from '../../access/index.js';
 import { MemoryError } from '../../core/index.js';
 import { openMemledger } from '../../memory/index.js';
+import { logIdentityFromEnv } from '../../tlog/index.js';
 import { cliEmbeddings, globalOptionsOf, openGrantsOf, withStore } from '../open.js';
 
 interface McpOptions {
@@ -102,12 +103,15 @@ principal. The server stops when stdin closes or on SIGINT/SIGTERM.`,
       const { createMcpServer } = await import('../../mcp/index.js');
       const { memory, readModels } = globalOptionsOf(command);
       const { principal, grants } = await principalOf(command, options);
+      // Receipts are signed by the same key, under the same name, as the server's checkpoints.
+      const log = await logIdentityFromEnv();
       try {
         await withStore(command, async (store) => {
           const memledger = openMemledger({
             store,
             closeStore: false,
             readModels,
+            log,
             // A long-running server: new content is embedded in the background.
             ...cliEmbeddings(true),
           });
@@ -128,7 +132,7 @@ principal. The server stops when stdin closes or on SIGINT/SIGTERM.`,
             await server.connect(transport);
             const who = principal.recordedBy?.principal ?? 'nobody authenticated';
             process.stderr.write(
-              `memledger mcp: serving memory ${memory} over stdio as ${who} (store: ${memledger.description})\n`,
+              `memledger mcp: serving memory ${memory} over stdio as ${who} (store: ${memledger.description})\n${memledger.verifiableLog.description}\n`,
             );
             await closed;
           } finally {

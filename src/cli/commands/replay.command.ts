@@ -30,7 +30,7 @@ export function registerReplayCommand(program: Command): void {
         if (options.json) {
           process.stdout.write(`${JSON.stringify(state, null, 2)}\n`);
         } else {
-          await printLines(summaryOf(memory.memoryId, state, memory.checkpoint));
+          await printLines(summaryOf(memory.memoryId, state, memory.readModelSeq));
         }
       });
     });

@@ -39,8 +39,8 @@ only, unless --insecure. The server serves every memory; SIGINT/SIGTERM stop it 
     )
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded only here, so the other commands do not start up the NestJS application code.
-      const { httpConfigFromEnv, startServer } = await import('../../http/index.js');
-      const config = httpConfigFromEnv();
+      const { appConfigFromEnv, startServer } = await import('../../http/index.js');
+      const config = await appConfigFromEnv();
       const server = await startServer({
         ...config,
         store: storeConfigOf(command),
@@ -49,7 +49,7 @@ only, unless --insecure. The server serves every memory; SIGINT/SIGTERM stop it 
         access: { ...config.access, ...(options.insecure ? { insecure: true } : {}) },
       });
       process.stdout.write(
-        `memledger listening on ${server.url} (store: ${server.memledger.description})\n${server.authentication}\n`,
+        `memledger listening on ${server.url} (store: ${server.memledger.description})\n${server.authentication}\n${server.memledger.verifiableLog.description}\n`,
       );
     });
 }

@@ -5,8 +5,9 @@
  * every Erasure, each target's key is gone from the key store and a read of the target gives
  * the erasure marker. Exit 0 when sound, 2 at the first violation.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import {
+  MemoryError,
   isErased,
   isMemoryError,
   type Erasure,
@@ -21,12 +22,16 @@ import type { EventLog } from '../../store/event-log.port.js';
 import { foldLog } from '../fold-log.js';
 import { globalOptionsOf, requireEvents, withStore } from '../open.js';
 import { seqText, writeLine } from '../output.js';
+import { integerAtLeast } from '../parse-options.js';
+import { auditExport, auditStore, type CheckpointOptions } from './verify-checkpoint.js';
 
-interface VerifyOptions {
+interface VerifyOptions extends CheckpointOptions {
   readonly all?: boolean;
   readonly repairErasures?: boolean;
   readonly finishCleanup?: boolean;
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Errors that mean the log itself is unsound (anything else is an ordinary failure). */
 const VIOLATIONS: ReadonlySet<MemoryErrorCode> = new Set([
@@ -60,6 +65,22 @@ export function registerVerifyCommand(program: Command): void {
       '--finish-cleanup',
       "wait until every erasure's clean-up completes (old page images scrubbed from every file), however long a reader holds an older snapshot",
     )
+    .option('--checkpoint <file>', 'also check the log against this checkpoint note, saved earlier')
+    .addOption(
+      new Option('--vkey <key line>', "the log's verifier key the checkpoint is signed by").env(
+        'MEMLEDGER_LOG_VKEY',
+      ),
+    )
+    .option('--witness <key line>', 'a witness key whose cosignature counts (repeat)', collect, [])
+    .option(
+      '--quorum <k>',
+      'how many --witness keys must have cosigned (default: all)',
+      integerAtLeast(0),
+    )
+    .option(
+      '--export <file>',
+      'check a stored-form export (memledger export --stored) against --checkpoint instead of the store',
+    )
     .addHelpText(
       'after',
       `
@@ -74,13 +95,32 @@ still gives its words; --repair-erasures destroys such keys again first), ERASUR
 After the memories, one "erasure clean-up:" line when opening found an erasure whose files were
 not scrubbed yet (a crash between its commit and its scrub): opening scrubs them; if a reader
 holds an older snapshot, the line says ERASURE_CLEANUP_PENDING (exit code 2) unless
---finish-cleanup waited for it.`,
+--finish-cleanup waited for it.
+
+With --checkpoint <note> --vkey <key line>: every leaf is recomputed from the log (its stored
+form, sealed words sealed: MEMLEDGER_ENCRYPTION=off reads a file without its key store), the
+note's signature (and --witness/--quorum) and origin <key name>/<memory> are checked, and the
+root of the first <size> leaves must be the signed one, so the log extends the checkpoint.
+Violations (exit 2): LEAF_DIFFERS at seq S (the event whose leaf is not the one the tree
+recorded when it was appended), ROOT_DIFFERS (the root differs: the history was rewritten, the
+tree too), LOG_GAP and LOG_TRUNCATED at seq S, EVENT_DECODE_FAILED, or the note's own code
+(NOTE_UNVERIFIED, CHECKPOINT_MISMATCH, QUORUM_NOT_MET). With --export <file> the stored-form
+export is checked instead of the store (no tree there: only "the root differs" can be said).`,
     )
     .action(async (options: VerifyOptions, command: Command) => {
+      const { memory, readModels } = globalOptionsOf(command);
+      if (options.export !== undefined || options.checkpoint !== undefined) {
+        checkCheckpointOptions(options);
+      }
+      if (options.export !== undefined) {
+        const report = await auditExport({ ...options, export: options.export }, memory);
+        for (const line of report.lines) await writeLine(process.stdout, line);
+        if (!report.ok) process.exitCode = VIOLATION_EXIT_CODE;
+        return;
+      }
       await withStore(
         command,
         async (store) => {
-          const { memory } = globalOptionsOf(command);
           if (!options.all) await requireEvents(store, memory);
           const ids = options.all ? await store.memoryIds() : [memory];
           let sound = true;
@@ -89,6 +129,11 @@ holds an older snapshot, the line says ERASURE_CLEANUP_PENDING (exit code 2) unl
             sound &&= lines.at(-1)!.startsWith('ok');
             for (const line of lines)
               await writeLine(process.stdout, `${options.all ? `${id}: ` : ''}${line}`);
+          }
+          if (options.checkpoint !== undefined) {
+            const report = await auditStore(options, store, readModels, memory);
+            for (const line of report.lines) await writeLine(process.stdout, line);
+            sound &&= report.ok;
           }
           const cleanup = await verifyCleanup(store, options);
           if (cleanup !== undefined) {
@@ -100,6 +145,18 @@ holds an older snapshot, the line says ERASURE_CLEANUP_PENDING (exit code 2) unl
         { mustExist: true },
       );
     });
+}
+
+/** `--checkpoint` is for one memory, and `--export` needs it. */
+function checkCheckpointOptions(options: VerifyOptions): void {
+  const refuse = (path: string, message: string) => {
+    throw new MemoryError('VALIDATION_FAILED', `Invalid options: --${path} ${message}.`, {
+      issues: [{ path, message }],
+    });
+  };
+  if (options.checkpoint === undefined) refuse('export', 'needs --checkpoint <note>');
+  if (options.all)
+    refuse('all', 'cannot be used with --checkpoint (a checkpoint is of one memory)');
 }
 
 /** The clean-up line of a sealed store, when there is anything to say. */

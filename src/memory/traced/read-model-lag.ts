@@ -34,7 +34,7 @@ export function readModelLag(
     const at = now();
     for (const handle of handles) {
       const head = (await store.log(handle.memoryId).lastSeq()) ?? -1;
-      const lag = Math.max(0, head - (handle.checkpoint ?? -1));
+      const lag = Math.max(0, head - (handle.readModelSeq ?? -1));
       if (lag === 0) {
         behindSince.delete(handle.memoryId);
         continue;

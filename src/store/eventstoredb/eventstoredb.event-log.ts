@@ -21,6 +21,7 @@ import { computedAppendInTurn } from './eventstoredb.append.js';
 import { guardedAppend } from './eventstoredb.append-queue.js';
 import { connect, type EventStoreDbStoreOptions } from './eventstoredb.connection.js';
 import { catchUp } from './eventstoredb.catch-up.js';
+import { eventStoreDbCheckpointArchive } from './eventstoredb.checkpoint-archive.js';
 import { IdIndexFile } from './id-index/id-index.file.js';
 import { indexedMemory, type IndexedMemory } from './id-index/id-index.js';
 import { listMemoryIds } from './eventstoredb.memory-ids.js';
@@ -173,6 +174,7 @@ export function openEventStoreDbStore(
       return eventStoreDbLog(context, id, memoryOf(id));
     },
     memoryIds: () => listMemoryIds(context),
+    checkpoints: eventStoreDbCheckpointArchive(context),
     async close() {
       if (closed) return;
       closed = true;

@@ -108,6 +108,7 @@ export function sealedStore(inner: MemoryStore, keys: KeyStore): SealedMemorySto
       keys.close();
     },
     ...(embedded ? { embedded } : {}),
+    ...(inner.checkpoints ? { checkpoints: inner.checkpoints } : {}),
   };
 }
 

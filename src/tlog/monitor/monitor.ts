@@ -37,6 +37,12 @@ export interface MonitorOptions {
   readonly witnesses?: readonly string[];
   /** Distinct witnesses that must have cosigned. @defaultValue all of `witnesses` */
   readonly quorum?: number;
+  /**
+   * A credential with the read right on the memory (an access key, a JWT or the API token), sent
+   * as `Authorization: Bearer` with every request.
+   * @defaultValue none (a server that authenticates nobody)
+   */
+  readonly key?: string;
   /** @defaultValue 10000 */
   readonly timeoutMs?: number;
   /** @defaultValue the system clock */
@@ -64,7 +70,13 @@ class Violation extends Error {
 export async function runMonitor(options: MonitorOptions): Promise<MonitorReport> {
   const lines: string[] = [];
   const base = options.url.replace(/\/+$/, '');
-  const get = (path: string) => fetchText(`${base}${path}`, options.timeoutMs ?? 10_000);
+  const key = options.key?.trim();
+  const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
+  const get = (path: string) =>
+    fetchText(`${base}${path}`, {
+      headers,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    });
   const memoryPath = `/api/memories/${encodeURIComponent(options.memory)}`;
   let vkey = options.vkey?.trim();
   if (vkey === undefined) {
@@ -173,10 +185,10 @@ async function verified(
   }
 }
 
-async function fetchText(url: string, timeoutMs: number): Promise<string> {
+async function fetchText(url: string, init: RequestInit): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(url, init);
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     throw new MemoryError(
@@ -186,6 +198,7 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
     );
   }
   const text = await response.text();
+  if (response.status === 401 || response.status === 403) throw refusal(text, response.status);
   if (response.status !== 200) {
     throw new MemoryError(
       'CHECKPOINT_UNAVAILABLE',
@@ -194,4 +207,18 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
     );
   }
   return text;
+}
+
+/** The server's own refusal (401 `UNAUTHORIZED`, 403 `FORBIDDEN`), as it said it. */
+function refusal(text: string, status: number): MemoryError {
+  let message = text.trim().slice(0, 200);
+  try {
+    const said = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof said === 'string') message = said;
+  } catch {
+    // Not the server's JSON error body: its text is quoted as it is.
+  }
+  return new MemoryError(status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message, {
+    details: { status },
+  });
 }

@@ -1,0 +1,176 @@
+/**
+ * The verifiable log's tree as a projection (DESIGN.md invariant 10): one row per leaf,
+ * `(mem, seq) -> leaf hash || the hashes of the complete subtrees that leaf completes`
+ * (src/tlog/tree-rows.ts), computed from each event's stored form with the memledger/leaf/v1
+ * encoding. A root at any size, an inclusion path and a consistency path read O(log n) rows by
+ * primary key; the log is never read or rehashed to answer them. Rows are only ever inserted,
+ * as the log's are; a rebuild drops a memory's rows and computes the same ones again.
+ */
+import type Database from 'better-sqlite3';
+import { MemoryError } from '../../core/index.js';
+import type {
+  ProjectedEvent,
+  Projection,
+  ProjectionContext,
+  ProjectionHandler,
+} from '../../store/projection.port.js';
+import {
+  appendRows,
+  consistencyPath,
+  inclusionPath,
+  rowSubtrees,
+  treeRoot,
+  type SubtreeSource,
+} from '../../tlog/index.js';
+import { leafHashOfEvent } from './tree-leaf.js';
+
+/** The projection's one table. */
+export const TREE_ROWS_TABLE = 'tree_rows';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ${TREE_ROWS_TABLE} (
+  mem INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  row BLOB NOT NULL,
+  PRIMARY KEY (mem, seq)
+) WITHOUT ROWID, STRICT;`;
+
+/** The tree of every memory of a file, open: applies events and answers roots and proofs. */
+export interface TreeHandler extends ProjectionHandler {
+  /** How many leaves the tree of `memoryId` holds: its checkpoint + 1. */
+  size(memoryId: string): number;
+  /** The root of the first `size` leaves (`TREE_SIZE_PAST_HEAD` past the tree's size). */
+  root(memoryId: string, size: number): Buffer;
+  /** The RFC 9162 inclusion path of leaf `seq` in the tree of `size` leaves. */
+  inclusionPath(memoryId: string, seq: number, size: number): Buffer[];
+  /** The RFC 9162 consistency path from the tree of `from` leaves to the tree of `to`. */
+  consistencyPath(memoryId: string, from: number, to: number): Buffer[];
+  /** The leaf hash the tree holds for `seq` (`TREE_SIZE_PAST_HEAD` when it holds none). */
+  leafHash(memoryId: string, seq: number): Buffer;
+}
+
+/** A projection whose handler is the tree's. */
+export interface TreeProjection extends Projection {
+  open(context: ProjectionContext): TreeHandler;
+}
+
+/** The tree projection (`tree`, layout version 1). */
+export const treeProjection: TreeProjection = {
+  name: 'tree',
+  version: 1,
+  tables: [TREE_ROWS_TABLE],
+  open: (context) => openTree(context),
+};
+
+function openTree(context: ProjectionContext): TreeHandler {
+  const { db } = context;
+  db.exec(SCHEMA);
+  const sql = {
+    last: db
+      .prepare<[number], number>(
+        `SELECT seq FROM ${TREE_ROWS_TABLE} WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
+      )
+      .pluck(),
+    row: db
+      .prepare<[number, number], Buffer>(
+        `SELECT row FROM ${TREE_ROWS_TABLE} WHERE mem = ? AND seq = ?`,
+      )
+      .pluck(),
+    insert: db.prepare<[number, number, Buffer]>(
+      `INSERT INTO ${TREE_ROWS_TABLE} (mem, seq, row) VALUES (?, ?, ?)`,
+    ),
+    reset: db.prepare<[number]>(`DELETE FROM ${TREE_ROWS_TABLE} WHERE mem = ?`),
+  };
+  const checkpoint = (mem: number | undefined) =>
+    mem === undefined ? -1 : (sql.last.get(mem) ?? -1);
+  /** The stored rows of one memory, each read once per query. */
+  const rowsOf = (mem: number): SubtreeSource => {
+    const cache = new Map<number, Buffer | undefined>();
+    return rowSubtrees((leaf) => {
+      if (!cache.has(leaf)) cache.set(leaf, sql.row.get(mem, leaf));
+      return cache.get(leaf);
+    });
+  };
+  /** Runs `work` over one memory's rows in one read transaction (one snapshot of the tree). */
+  const reading = <T>(memoryId: string, size: number, work: (rows: SubtreeSource) => T): T =>
+    snapshot(db, () => {
+      // Reads write nothing: a memory without a key holds no leaves.
+      const mem = context.existingKey(memoryId);
+      checkSize(memoryId, size, checkpoint(mem) + 1);
+      return work(rowsOf(mem ?? 0));
+    });
+
+  return {
+    checkpoint: (memoryId) => checkpoint(context.existingKey(memoryId)),
+    apply(memoryId, events) {
+      if (events.length === 0) return;
+      const mem = context.memoryKey(memoryId);
+      const first = checkpoint(mem) + 1;
+      const hashes = events.map((projected, i) => {
+        checkFollows(memoryId, projected, first + i);
+        return leafHashOfEvent(memoryId, projected);
+      });
+      const rows = appendRows(first, hashes, rowsOf(mem));
+      for (const [i, row] of rows.entries()) sql.insert.run(mem, first + i, row);
+    },
+    reset(memoryId) {
+      const mem = context.existingKey(memoryId);
+      if (mem !== undefined) sql.reset.run(mem);
+    },
+    /**
+     * The tree was made from this log when the leaf it recorded at its checkpoint is the leaf of
+     * the event the log holds there now; otherwise the runtime rebuilds it from the log, and the
+     * checkpoints signed before decide whether the history may be signed again.
+     */
+    agrees(memoryId, atCheckpoint) {
+      const seq = atCheckpoint.event.seq;
+      return leafHashOfEvent(memoryId, atCheckpoint).equals(
+        reading(memoryId, seq + 1, (rows) => rows.node(0, seq)),
+      );
+    },
+    size: (memoryId) => snapshot(db, () => checkpoint(context.existingKey(memoryId)) + 1),
+    root: (memoryId, size) => reading(memoryId, size, (rows) => treeRoot(rows, size)),
+    inclusionPath: (memoryId, seq, size) =>
+      reading(memoryId, size, (rows) => inclusionPath(rows, seq, size)),
+    consistencyPath: (memoryId, from, to) =>
+      reading(memoryId, to, (rows) => consistencyPath(rows, from, to)),
+    leafHash(memoryId, seq) {
+      checkSize(memoryId, seq, Number.MAX_SAFE_INTEGER, 'seq');
+      return reading(memoryId, seq + 1, (rows) => Buffer.from(rows.node(0, seq)));
+    },
+  };
+}
+
+/** `work` in a read transaction, or inside the caller's when one is open. */
+function snapshot<T>(db: Database.Database, work: () => T): T {
+  return db.inTransaction ? work() : db.transaction(work).deferred();
+}
+
+function checkFollows(memoryId: string, projected: ProjectedEvent, expected: number): void {
+  if (projected.event.seq === expected) return;
+  throw new MemoryError(
+    'REPLAY_ORDER',
+    `The tree of memory ${memoryId} takes seq ${expected} next, not ${String(projected.event.seq)}: events must follow its checkpoint without a gap.`,
+    { details: { memoryId, expected, seq: projected.event.seq } },
+  );
+}
+
+function checkSize(memoryId: string, size: number, held: number, field = 'size'): void {
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid ${field} ${String(size)}: must be an integer of 0 or more.`,
+      { issues: [{ path: field, message: 'must be an integer of 0 or more' }] },
+    );
+  }
+  if (size > held) throw pastHead(memoryId, size, held);
+}
+
+/** `TREE_SIZE_PAST_HEAD`: the tree of `memoryId` holds `held` leaves, fewer than `size`. */
+export function pastHead(memoryId: string, size: number, held: number): MemoryError {
+  return new MemoryError(
+    'TREE_SIZE_PAST_HEAD',
+    `The log of memory ${memoryId} holds ${held} event${held === 1 ? '' : 's'}; a tree of ${size} leaves is past its head.`,
+    { details: { memoryId, size, head: held } },
+  );
+}
