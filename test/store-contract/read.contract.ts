@@ -72,6 +72,12 @@ export function describeReadContract(ctx: ContractContext): void {
         'recall',
         'deletion',
       ]);
+      const projected = async (trusted: boolean) => {
+        const out = [];
+        for await (const p of log.readProjected({ trusted })) out.push(p);
+        return asJson(out);
+      };
+      expect(await projected(true)).toEqual(await projected(false));
     });
 
     it('reads more than one page of events in order', async () => {

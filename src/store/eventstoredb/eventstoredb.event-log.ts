@@ -29,6 +29,7 @@ import {
   fail,
   decodeTrustedResolved,
   projectResolved,
+  projectTrustedResolved,
   readLastSeq,
   readOne,
   readRange,
@@ -247,7 +248,7 @@ function eventStoreDbLog(
       yield* readRange(
         stream,
         { from: range.lo, count: Math.min(span, range.limit), direction: 'forwards' },
-        projectResolved,
+        options.trusted ? projectTrustedResolved : projectResolved,
       );
     },
     async get(id) {

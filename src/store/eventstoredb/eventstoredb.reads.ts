@@ -98,7 +98,19 @@ export function decodeTrustedResolved(stream: EsdbStream, resolved: ResolvedEven
 
 /** One stored event as projections receive it: decoded, and in its stored form. */
 export function projectResolved(stream: EsdbStream, resolved: ResolvedEvent): ProjectedEvent {
-  const event = decodeResolved(stream, resolved);
+  return projectWith(decodeResolved(stream, resolved), resolved);
+}
+
+/** The same for a catch-up: the event decoded without validating it again (upcast only). */
+export function projectTrustedResolved(
+  stream: EsdbStream,
+  resolved: ResolvedEvent,
+): ProjectedEvent {
+  return projectWith(decodeTrustedResolved(stream, resolved), resolved);
+}
+
+/** `event` beside the stored form of the recorded event it was decoded from. */
+function projectWith(event: Sequenced, resolved: ResolvedEvent): ProjectedEvent {
   const recorded = resolved.event!;
   const version = schemaVersionOf(recorded.metadata);
   return {

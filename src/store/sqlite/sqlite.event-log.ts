@@ -288,13 +288,14 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       const range = resolveReadRange({ ...options, direction: 'forwards' }, run('read', lastSeq));
       let remaining = range.limit;
       for (let cursor = range.lo; remaining > 0 && cursor <= range.hi;) {
+        const page = options.trusted ? 4096 : 512;
         const rows = run('read', () =>
-          sql.readForwards.all(memoryId, cursor, range.hi, Math.min(remaining, 512)),
+          sql.readForwards.all(memoryId, cursor, range.hi, Math.min(remaining, page)),
         );
         if (rows.length === 0) return;
         for (const row of rows) {
           // Decoded first: a payload that is not an event is EVENT_DECODE_FAILED, named as such.
-          const event = decode(row);
+          const event = options.trusted ? trusted(row) : decode(row);
           const stored = storedFormOf(ctx.typeOf(row.type), row.version, JSON.parse(row.payload));
           yield { event, stored };
         }
