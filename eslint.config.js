@@ -27,6 +27,8 @@ const frameworkAndIo = [
 const ABOVE_DB = [
   'tlog',
   'access',
+  'embeddings',
+  'vectors',
   'keys',
   'store',
   'projections',
@@ -151,7 +153,46 @@ export default tseslint.config(
       'telemetry',
     ),
   ),
-  layer(['src/read-models/**/*.ts'], upperLayers('access', 'memory', 'nest', 'mcp', 'http', 'cli')),
+  // src/embeddings (the embedder port and its providers) sits on the core alone.
+  layer(
+    ['src/embeddings/**/*.ts'],
+    upperLayers(
+      'access',
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'vectors',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
+  // src/vectors (the vector index) sits on the core and the embedder port; the read models
+  // reach it only through their follower hook, so neither imports the other.
+  layer(
+    ['src/vectors/**/*.ts'],
+    upperLayers(
+      'access',
+      'keys',
+      'store',
+      'projections',
+      'read-models',
+      'memory',
+      'nest',
+      'mcp',
+      'http',
+      'cli',
+      'telemetry',
+    ),
+  ),
+  layer(
+    ['src/read-models/**/*.ts'],
+    upperLayers('access', 'embeddings', 'vectors', 'memory', 'nest', 'mcp', 'http', 'cli'),
+  ),
   layer(['src/memory/**/*.ts'], upperLayers('access', 'nest', 'mcp', 'http', 'cli')),
   layer(['src/nest/**/*.ts'], upperLayers('mcp', 'http', 'cli')),
   // src/telemetry instruments the library through @opentelemetry/api alone: the SDK, exporters
@@ -165,6 +206,8 @@ export default tseslint.config(
         'db',
         'access',
         'tlog',
+        'embeddings',
+        'vectors',
         'keys',
         'store',
         'projections',

@@ -4,20 +4,27 @@
  * measured here, never asserted with timers in tests.
  *
  * `npm run bench -- --quick` runs each at a small size (minutes, for a smoke check);
- * `npm run bench -- --large` adds the 10 M-event memory open (long: it builds the file first).
+ * `npm run bench -- --large` adds the 10 M-event memory open (long: it builds the file first)
+ * and the hybrid recall at 1 M items;
+ * `npm run bench -- --only retrieval-quality --dataset locomo10.json` measures retrieval quality
+ * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it).
  */
+import { benchAppendWithEmbedder } from './append-embedder.bench.js';
 import { benchAccess } from './access.bench.js';
 import { benchDisk } from './disk.bench.js';
 import { benchEventStoreDbAppend } from './eventstoredb-append.bench.js';
+import { benchHybridRecall } from './hybrid-recall.bench.js';
 import { benchIdleMemories } from './idle-memories.bench.js';
 import { benchOpenMemory } from './open-memory.bench.js';
 import { benchRecall } from './recall.bench.js';
 import { benchRebuild } from './rebuild.bench.js';
 import { benchReplay } from './replay.bench.js';
+import { benchRetrievalQuality } from './retrieval-quality.bench.js';
 import { benchSearch } from './search.bench.js';
 import { benchSqliteAppend } from './sqlite-append.bench.js';
 import { benchStateAtSeq } from './state-at-seq.bench.js';
 import { benchTracingOverhead } from './tracing-overhead.bench.js';
+import { benchVectors } from './vectors.bench.js';
 import { benchVerifiableLog } from './verifiable-log.bench.js';
 
 const quick = process.argv.includes('--quick');
@@ -25,6 +32,8 @@ const large = process.argv.includes('--large');
 /** `--only a,b`: run only the named benchmarks (the names below), e.g. `--only sqlite-append`. */
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? undefined : new Set(process.argv[onlyAt + 1]?.split(',') ?? []);
+const datasetAt = process.argv.indexOf('--dataset');
+const dataset = datasetAt < 0 ? undefined : process.argv[datasetAt + 1];
 const bench = async (name: string, run: () => Promise<void>) => {
   if (!only || only.has(name)) await run();
 };
@@ -43,6 +52,13 @@ await bench('eventstoredb-append', () => benchEventStoreDbAppend(quick ? 200 : 1
 await bench('disk', () => benchDisk(quick ? 10_000 : 100_000));
 await bench('recall', () => benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 300));
 await bench('search', () => benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300));
+await bench('vectors', () => benchVectors(quick ? 10_000 : 100_000, quick ? 50 : 200));
+await bench('hybrid-recall', async () => {
+  await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200);
+  if (large) await benchHybridRecall(100_000, 10, 100);
+});
+await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 5));
+await bench('retrieval-quality', () => benchRetrievalQuality(dataset));
 await bench('state-at-seq', () => benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40));
 await bench('access', () =>
   benchAccess(quick ? 5000 : 20_000, quick ? 100 : 1000, quick ? 50 : 100, quick ? 3 : 6),

@@ -87,6 +87,10 @@ const QUERIES = [
   '?offset=-1',
   '?fromSeq=1e3',
   '?q=%F0%9F%98%80',
+  '?q=fz&mode=semantic',
+  '?q=fz&mode=hybrid',
+  '?q=fz&mode=lexical',
+  '?mode=vibes',
   '?limit=1.5',
   '?=',
   '?&&&',
@@ -147,7 +151,11 @@ function validBody(route: string, marker: string, ids: readonly string[], random
     case 'documents':
       return { ...common, name: `doc ${marker}`, text: `text ${marker}` };
     case 'recall':
-      return { query: `content ${marker}`, ...(random() < 0.5 ? { limit: 3 } : {}) };
+      return {
+        query: `content ${marker}`,
+        ...(random() < 0.5 ? { limit: 3 } : {}),
+        ...(random() < 0.5 ? { mode: pick(random, ['lexical', 'semantic', 'hybrid']) } : {}),
+      };
     case 'recalls':
       return { ...common, query: `q ${marker}`, recalled: random() < 0.5 ? [target] : [] };
     default:

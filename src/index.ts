@@ -8,6 +8,9 @@ export type * from './store/event-log.port.js';
 export { openInMemoryStore } from './store/in-memory/in-memory.event-log.js';
 export { encodeEvent, decodeEvent, type EncodedEvent, type EventType } from './store/codec.js';
 export * from './memory/index.js';
+// Embedding providers for semantic recall (docs/semantic-recall.md).
+export * from './embeddings/index.js';
+export type { Quantization, VersionProgress, VectorVersion } from './vectors/index.js';
 // The verifiable log's identity: the key that signs checkpoints and the witnesses that cosign.
 export {
   defaultLogName,

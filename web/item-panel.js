@@ -149,6 +149,7 @@ function fieldsOf(event) {
     list.push(
       field('query', event.query),
       field('recalled', event.recalled.length ? idList(event.recalled) : 'nothing'),
+      field('retrieval', retrievalDetail(event.retrieval)),
     );
   if (event.kind === 'deletion' || event.kind === 'erasure')
     list.push(
@@ -193,9 +194,22 @@ function recallUses(recalls) {
               use.recordedBy ? ` · recorded by ${principalText(use.recordedBy)}` : '',
               ' · ',
               timeOf(use.timestamp),
+              use.retrieval ? ` · ${use.retrieval.method}` : '',
             ),
           ),
         )
       : h('p', { class: 'hint' }, 'Never entered a context.'),
   ];
+}
+
+/** How a Recall chose its items, as recorded: method, model and dimensions, fusion. */
+function retrievalDetail(retrieval) {
+  if (!retrieval) return 'lexical (BM25)';
+  const parts = [retrieval.method];
+  if (retrieval.model) parts.push(`${retrieval.model}, ${retrieval.dimensions} dimensions`);
+  if (retrieval.fusion) {
+    const { k, weights } = retrieval.fusion;
+    parts.push(`RRF k ${k}, weights ${weights.lexical} / ${weights.semantic}`);
+  }
+  return parts.join(' · ');
 }

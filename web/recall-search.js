@@ -34,18 +34,20 @@ export function markSearchStale() {
 export function wireRecallAndSearch() {
   recallForm.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const { query, limit } = formValues(recallForm);
+    const { query, limit, mode } = formValues(recallForm);
     const result = await submitForm(
       recallForm,
       () =>
         session.api.recall({
           query,
           limit: limit ? Number(limit) : undefined,
+          mode,
           actor: 'web',
           source: 'web',
         }),
-      ({ recall, items }) =>
-        `Recall #${recall.seq} is on record: ${plural(items.length, 'item')} entered the context.`,
+      ({ recall, items, vectors }) =>
+        `Recall #${recall.seq} is on record: ${plural(items.length, 'item')} entered the context ` +
+        `(${retrievalText(recall.retrieval)}).${vectorsNote(vectors)}`,
     );
     if (result)
       clear(
@@ -56,13 +58,13 @@ export function wireRecallAndSearch() {
 
   searchForm.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const { q } = formValues(searchForm);
+    const { q, mode } = formValues(searchForm);
     // At "now" the search asks for the live state, not the state after a seq that may be stale.
     const upToSeq = session.following ? undefined : session.viewSeq;
     const when = upToSeq === undefined ? 'now' : `as of #${upToSeq}`;
     const hits = await submitForm(
       searchForm,
-      () => session.api.search({ q, upToSeq }),
+      () => session.api.search({ q, upToSeq, mode }),
       (found) => `${plural(found.length, 'match', 'matches')} ${when}. Nothing was written.`,
     );
     searchResults.classList.remove('stale');
@@ -76,7 +78,7 @@ export function wireRecallAndSearch() {
 
 /**
  * One found item, linking to the item panel; inspection hits also show their relevance (the
- * server's BM25 score relative to the best hit, which is 1).
+ * server's score, BM25, cosine similarity or fused, relative to the best hit, which is 1).
  */
 function resultRow(item, score) {
   return h(
@@ -89,9 +91,25 @@ function resultRow(item, score) {
           'span',
           {
             class: 'score',
-            title: 'relevance (BM25) relative to the best match: 1.00 is the best, 0.01 the least',
+            title:
+              'relevance (BM25, meaning or both, as the mode was) relative to the best match: 1.00 is the best, 0.01 the least',
           },
           score.toFixed(2),
         ),
   );
+}
+
+/** How a Recall retrieved, for people: "hybrid, all-minilm, 384 dimensions". */
+function retrievalText(retrieval) {
+  if (!retrieval) return 'lexical';
+  const words = { lexical: 'words (BM25)', semantic: 'meaning', hybrid: 'words and meaning' };
+  const how = words[retrieval.method] ?? retrieval.method;
+  return retrieval.model ? `${how}: ${retrieval.model}, ${retrieval.dimensions} dimensions` : how;
+}
+
+/** Why a recall ran on words alone, or how far the vectors lag, when either matters. */
+function vectorsNote(vectors) {
+  if (!vectors || vectors.state === 'current') return '';
+  if (vectors.reason) return ` Ran on words alone: ${vectors.reason}.`;
+  return ` The newest ${plural(vectors.behind, 'item')} had no vectors yet.`;
 }

@@ -14,6 +14,7 @@ import { registerKeygenCommand } from './commands/keygen.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerRebuildCommand } from './commands/rebuild.command.js';
 import { registerReplayCommand } from './commands/replay.command.js';
+import { registerSearchCommands } from './commands/search.command.js';
 import { registerServeCommand } from './commands/serve.command.js';
 import { registerVerifyCommand } from './commands/verify.command.js';
 import { registerWitnessCommand } from './commands/witness.command.js';
@@ -62,6 +63,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerReplayCommand(program);
   registerAuditCommand(program);
+  registerSearchCommands(program);
   registerEraseCommand(program);
   registerVerifyCommand(program);
   registerRebuildCommand(program);

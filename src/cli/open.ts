@@ -14,7 +14,12 @@ import {
   type StoreConfig,
   type StoreKind,
 } from '../store/open-store.js';
-import { openMemledger, type MemoryHandle } from '../memory/index.js';
+import {
+  embeddingsOptionsFromEnv,
+  openMemledger,
+  type MemledgerOptions,
+  type MemoryHandle,
+} from '../memory/index.js';
 import { openGrantStore, type GrantStore } from '../access/index.js';
 
 /** The global options every command sees (see `memledger --help`). */
@@ -142,7 +147,7 @@ export async function withMemory<T>(
     command,
     async (store) => {
       const { memory, readModels } = globalOptionsOf(command);
-      const memledger = openMemledger({ store, closeStore: false, readModels });
+      const memledger = openMemledger({ store, closeStore: false, readModels, ...cliEmbeddings() });
       try {
         return await work(await memledger.memory(memory));
       } finally {
@@ -164,4 +169,13 @@ export function openGrantsOf(command: Command): Promise<GrantStore> {
       ? { kind: 'eventstoredb', connectionString: store.connectionString }
       : { kind: 'sqlite', path: store.kind === 'sqlite' ? store.path : ':memory:' },
   );
+}
+
+/**
+ * The embedder `MEMLEDGER_EMBEDDINGS_*` names, for a short command: a recall or search embeds
+ * what it needs itself, so no background follower outlives it.
+ */
+export function cliEmbeddings(follow = false): Pick<MemledgerOptions, 'embeddings'> {
+  const embeddings = embeddingsOptionsFromEnv(process.env);
+  return embeddings ? { embeddings: { ...embeddings, follow } } : {};
 }

@@ -47,6 +47,12 @@ export const MEMORY_ERROR_CODES = [
   'KEY_MISSING',
   // a plugged-in retriever that did not answer within `retrieverTimeoutMs`
   'RETRIEVER_TIMEOUT',
+  // the embedding provider: down, overloaded or timing out after its retries (retry later)
+  'EMBEDDER_UNAVAILABLE',
+  // the embedding provider answered, but not with what was asked (shape, count, refusal)
+  'EMBEDDER_FAILED',
+  // the provider's vectors do not have the configured dimensions (never truncated or padded)
+  'EMBEDDING_DIMENSIONS_MISMATCH',
   // the verifiable log: a tree node not stored, a tree size past the log's head, a checkpoint
   // that would contradict an earlier one, no signing key configured, the log's signing key file,
   // a witness's or monitor's state file, a server that gave no checkpoint or proof

@@ -13,6 +13,7 @@ export * from './replay.js';
 export * from './append-guard.js';
 export * from './content-equality.js';
 export * from './search.js';
+export * from './fusion.js';
 export { normalizeTimestamp } from './timestamp.js';
 export {
   deepFreeze,

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogLevel } from '@nestjs/common';
 import type { GrantStore, JwtConfig } from '../access/index.js';
 import { MemoryError } from '../core/index.js';
+import { embeddingsOptionsFromEnv } from '../memory/index.js';
 import type { MemoryModuleOptions } from '../nest.js';
 import { storeConfigFromEnv, type StoreConfig } from '../store/open-store.js';
 import { logIdentityFromEnv } from '../tlog/index.js';
@@ -270,7 +271,8 @@ export function accessConfigFromEnv(env: NodeJS.ProcessEnv): AccessConfig {
  * `MEMLEDGER_READ_MODELS`, and the timeouts `MEMLEDGER_HEADERS_TIMEOUT_MS`,
  * `MEMLEDGER_REQUEST_TIMEOUT_MS` and `MEMLEDGER_IDLE_TIMEOUT_MS`, the event stream's
  * `MEMLEDGER_SSE_BUFFER_BYTES`, and operations: `MEMLEDGER_LOG_LEVEL`, `MEMLEDGER_LOG_FORMAT`,
- * `MEMLEDGER_TRACE_QUERIES`, `MEMLEDGER_READY_TIMEOUT_MS`, `MEMLEDGER_SHUTDOWN_TIMEOUT_MS`.
+ * `MEMLEDGER_TRACE_QUERIES`, `MEMLEDGER_READY_TIMEOUT_MS`, `MEMLEDGER_SHUTDOWN_TIMEOUT_MS`;
+ * semantic recall: `MEMLEDGER_EMBEDDINGS_*` (docs/semantic-recall.md).
  */
 export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpConfig {
   const port = env.PORT?.trim();
@@ -287,11 +289,13 @@ export function httpConfigFromEnv(env: NodeJS.ProcessEnv = process.env): HttpCon
   const access = accessConfigFromEnv(env);
   const store = storeConfigFromEnv(env);
   const captureQueries = env.MEMLEDGER_TRACE_QUERIES?.trim().toLowerCase() === 'true';
+  const embeddings = embeddingsOptionsFromEnv(env);
   return {
     store,
     memory: {
       readModels: readModelsFromEnv(env),
       ...(captureQueries ? { telemetry: { captureQueries } } : {}),
+      ...(embeddings ? { embeddings } : {}),
     },
     ...loggingFromEnv(env),
     ...(env.HOST?.trim() ? { host: env.HOST.trim() } : {}),

@@ -83,8 +83,12 @@ export const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   TLOG_STATE_INVALID: 500,
   CHECKPOINT_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  // The embedding provider answered wrongly (shape, dimensions): the operator's to fix, logged.
+  EMBEDDER_FAILED: 500,
+  EMBEDDING_DIMENSIONS_MISMATCH: 500,
   STORE_UNAVAILABLE: 503,
   STORE_CLOSED: 503,
+  EMBEDDER_UNAVAILABLE: 503,
   RETRIEVER_TIMEOUT: 504,
 };
 
@@ -235,6 +239,9 @@ export class MemoryErrorFilter implements ExceptionFilter {
       return;
     }
     if (body.code === 'UNAUTHORIZED') response.setHeader('WWW-Authenticate', 'Bearer');
+    const retryAfterMs = isMemoryError(error, 'EMBEDDER_UNAVAILABLE') && error.details.retryAfterMs;
+    if (typeof retryAfterMs === 'number')
+      response.setHeader('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
     response.status(status).json(body);
   }
 }

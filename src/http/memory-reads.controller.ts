@@ -120,28 +120,32 @@ export class MemoryReadsController {
   @ApiOperation({
     summary: 'Inspection search (writes nothing)',
     description:
-      'Full-text search over visible content, now or as of a seq. Unlike POST recall it writes ' +
-      'no Recall event: use it to inspect, not to feed a model.',
+      'Search over visible content, now or as of a seq: full-text (BM25), by meaning (vectors) ' +
+      'or both fused. Unlike POST recall it writes no Recall event: use it to inspect, not to ' +
+      'feed a model.',
   })
   @ApiQueryFrom(SearchQuery, {
     q: 'The text to search for.',
     upToSeq: 'Search the content visible right after this seq (default: now).',
     limit: 'At most this many hits, 1 to 1000 (default 10).',
+    mode:
+      '`lexical` (BM25), `semantic` (vectors, by cosine similarity) or `hybrid` (both, ' +
+      'RRF-fused). Default: hybrid when an embedder is configured.',
   })
   @ApiJsonResponse(
     200,
     'SearchResults',
-    'Hits, best first: `{ id, kind, seq, score, item }`; `score` is the BM25 relevance relative to the best hit (1).',
+    'Hits, best first: `{ id, kind, seq, score, item }`; `score` is the relevance (BM25, cosine similarity or the fused score, as the mode says) relative to the best hit (1).',
   )
   @ApiErrorResponses(400)
   async search(
     @MemoryIdFromPath() memoryId: string,
     @Query(queryPipe(SearchQuery)) query: z.output<typeof SearchQuery>,
   ) {
-    const { q, upToSeq, limit } = query;
+    const { q, upToSeq, limit, mode } = query;
     return relativeScores(
       await this.queries.execute(
-        new SearchMemoryQuery(memoryId, q, defined({ asOfSeq: upToSeq, limit })),
+        new SearchMemoryQuery(memoryId, q, defined({ asOfSeq: upToSeq, limit, mode })),
       ),
     );
   }

@@ -128,14 +128,21 @@ export class MemoryWritesController {
   @ApiOperation({
     summary: 'Recall (the auditable read)',
     description:
-      'Retrieves the best matches among visible content and writes a Recall event naming them ' +
-      'before returning them. Answers `{ recall, items }`.',
+      'Retrieves the best matches among visible content (BM25, vectors or both fused, as ' +
+      '`mode` says) and writes a Recall event naming them, and how they were retrieved, before ' +
+      'returning them. Answers `{ recall, items, vectors? }`. An embedding provider that is ' +
+      'down answers 503 EMBEDDER_UNAVAILABLE (retry later), unless the server falls back to lexical.',
   })
-  @ApiJsonBody(RecallBody, 'The query, at most how many items (1-100, default 5), and who asks.')
+  @ApiJsonBody(
+    RecallBody,
+    'The query, at most how many items (1-100, default 5), the mode (lexical, semantic, hybrid; ' +
+      'default hybrid when an embedder is configured), and who asks.',
+  )
   @ApiJsonResponse(
     201,
     'RecallResult',
-    '`{ recall, items }`: the stored Recall and the items it returned.',
+    '`{ recall, items, vectors? }`: the stored Recall (its `retrieval` says how), the items it ' +
+      'returned, and how far the vectors lagged or why lexical ran.',
   )
   @ApiErrorResponses(400, 409, 413, 415, 504)
   recall(

@@ -11,6 +11,7 @@ import {
   Message,
   MemoryId,
   Recall,
+  RecallMode,
   RecordedBy,
   Timestamp,
 } from '../core/index.js';
@@ -51,7 +52,10 @@ export const ErasureBody = Erasure.omit(omitted).partial(filled);
 /** The most items one auditable recall may return (the facade's own bound). */
 export const MAX_RECALL_LIMIT = 100;
 
-/** Body of `POST recall`, the auditable read: the query, a limit and the caller's context. */
+/**
+ * Body of `POST recall`, the auditable read: the query, a limit, the mode (lexical, semantic,
+ * hybrid) and the caller's context.
+ */
 export const RecallBody = Recall.pick({ query: true, sessionId: true, source: true, actor: true })
   .partial({ sessionId: true, source: true, actor: true })
   .extend({
@@ -61,6 +65,7 @@ export const RecallBody = Recall.pick({ query: true, sessionId: true, source: tr
       .min(1, { message: 'must be 1 or more' })
       .max(MAX_RECALL_LIMIT, { message: `must be at most ${MAX_RECALL_LIMIT}` })
       .optional(),
+    mode: RecallMode.optional(),
   });
 
 /** Every request body schema, by the route that takes it (OpenAPI and tests read this). */
@@ -103,11 +108,12 @@ export const StateQuery = z.strictObject({
   limit: intParam(1, MAX_PAGE).optional(),
 });
 
-/** Query of `GET search`: the text, the seq to search as of, and at most how many hits. */
+/** Query of `GET search`: the text, the seq to search as of, how many hits, and the mode. */
 export const SearchQuery = z.strictObject({
   q: Recall.shape.query,
   upToSeq: intParam(-1).optional(),
   limit: intParam(1, MAX_PAGE).optional(),
+  mode: RecallMode.optional(),
 });
 
 /** The most events one `GET events` page returns. */

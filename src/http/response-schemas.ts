@@ -13,6 +13,7 @@ import {
   Message,
   MemoryId,
   Recall,
+  RecallMode,
   Seq,
   Timestamp,
 } from '../core/index.js';
@@ -164,10 +165,22 @@ export const StatePage = z.strictObject({
   recallStats: RecallStats,
 });
 
-/** `POST recall`: the Recall now on record and the items it put in the context. */
+/** How the vectors stood for a recall that asked for them: their lag, or why lexical ran. */
+export const VectorStatus = z.strictObject({
+  requested: RecallMode,
+  state: z.enum(['current', 'lagging', 'building', 'unavailable']),
+  model: z.string(),
+  dimensions: z.number().int(),
+  indexedThroughSeq: Seq.nullable(),
+  behind: z.number().int().min(0),
+  reason: z.string().optional(),
+});
+
+/** `POST recall`: the Recall now on record, the items it put in the context, the vectors' lag. */
 export const RecallResult = z.strictObject({
   recall: SequencedRecall,
   items: z.array(SequencedContent),
+  vectors: VectorStatus.optional(),
 });
 
 /** One inspection-search hit with its content, best first. */
@@ -195,7 +208,7 @@ export const EventLookup = z.strictObject({
 
 /**
  * One recall that used an item: which query, when, by whom (`actor`, the caller's claim, and
- * `recordedBy`, the principal the server authenticated).
+ * `recordedBy`, the principal the server authenticated), retrieved how.
  */
 export const RecallUse = z.strictObject({
   recallId: EventId,
@@ -205,6 +218,7 @@ export const RecallUse = z.strictObject({
   actor: Recall.shape.actor.unwrap(),
   recordedBy: Recall.shape.recordedBy.unwrap(),
   sessionId: Recall.shape.sessionId.unwrap(),
+  retrieval: Recall.shape.retrieval.unwrap(),
 });
 
 /** `GET items/:id/history`: when an item was written, every recall of it, its Deletion, its Erasure. */

@@ -48,6 +48,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
         const hits = await memory.search(args.query, {
           ...(args.asOfSeq === undefined ? {} : { asOfSeq: args.asOfSeq }),
           ...(args.limit === undefined ? {} : { limit: args.limit }),
+          ...(args.mode === undefined ? {} : { mode: args.mode }),
         });
         const items = await withholdDeleted(
           memory,
@@ -131,7 +132,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
           `Recalled ${recalls.length} time${recalls.length === 1 ? '' : 's'}${recalls.length ? ':' : '.'}`,
           ...recalls.map(
             (use) =>
-              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}, recorded by ${quoted(byLine(use.recordedBy))}`,
+              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}, recorded by ${quoted(byLine(use.recordedBy))}, retrieved ${use.retrieval.method}${use.retrieval.model ? ` (${use.retrieval.model})` : ''}`,
           ),
           deletedBy === null ? 'Not deleted.' : `Deleted: ${deletionLine(deletedBy)}.`,
           ...(erasedBy === null

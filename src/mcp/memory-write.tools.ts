@@ -6,8 +6,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Right } from '../access/index.js';
-import type { RecordedBy } from '../core/index.js';
-import type { MemoryHandle } from '../memory/index.js';
+import type { RecordedBy, Retrieval } from '../core/index.js';
+import type { MemoryHandle, VectorStatus } from '../memory/index.js';
 import { deletionLine, quoted, quotedItems } from './quoted-content.render.js';
 import {
   AddDocumentInput,
@@ -123,16 +123,18 @@ export function registerWriteTools(
     (args) =>
       runTool(async () => {
         const memory = await memoryOf(args.memoryId, ['recall']);
-        const { recall, items } = await memory.recall({
+        const { recall, items, vectors } = await memory.recall({
           query: args.query,
           ...(args.limit === undefined ? {} : { limit: args.limit }),
+          ...(args.mode === undefined ? {} : { mode: args.mode }),
           ...contextOf(args, recordedBy),
         });
         const head =
           `Recall ${recall.id} recorded at seq ${recall.seq} in memory ${quoted(memory.memoryId)} ` +
-          `for query ${quoted(recall.query)}: ${items.length} item${items.length === 1 ? '' : 's'}.`;
+          `for query ${quoted(recall.query)} (${retrievedHow(recall.retrieval)}): ` +
+          `${items.length} item${items.length === 1 ? '' : 's'}.${lagNote(vectors)}`;
         return toolResult(
-          { memoryId: memory.memoryId, recall, items },
+          { memoryId: memory.memoryId, recall, items, ...(vectors ? { vectors } : {}) },
           `${head}\n\n${quotedItems(items)}`,
         );
       }),
@@ -184,4 +186,18 @@ export function registerWriteTools(
         );
       }),
   );
+}
+
+/** How a recall retrieved, in a few words: `hybrid (model, 384 dimensions)`. */
+function retrievedHow(retrieval: Retrieval): string {
+  return retrieval.model === null
+    ? retrieval.method
+    : `${retrieval.method}, ${retrieval.model}, ${retrieval.dimensions} dimensions`;
+}
+
+/** Why lexical ran, or how far the vectors lag, when either matters. */
+function lagNote(vectors: VectorStatus | undefined): string {
+  if (!vectors || vectors.state === 'current') return '';
+  if (vectors.reason) return ` Ran lexical: ${vectors.reason}.`;
+  return ` Vectors lag: ${vectors.behind} newest item(s) not embedded yet.`;
 }

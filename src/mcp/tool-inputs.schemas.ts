@@ -4,7 +4,7 @@
  * host as JSON Schema, so a bad argument is refused before anything is written.
  */
 import { z } from 'zod';
-import { Deletion, Document, Message, MemoryId, Recall } from '../core/index.js';
+import { Deletion, Document, Message, MemoryId, Recall, RecallMode } from '../core/index.js';
 import { MAX_PAGE } from '../memory/index.js';
 
 /** The most items one auditable recall may return (the facade's own bound). */
@@ -55,12 +55,19 @@ export const AddDocumentInput = z.strictObject({
 /** Arguments of `add_document`. */
 export type AddDocumentInput = z.output<typeof AddDocumentInput>;
 
+/** How a recall or search retrieves, described for the host. */
+const modeField = RecallMode.optional().describe(
+  'lexical (words, BM25), semantic (meaning, vectors) or hybrid (both fused); default hybrid ' +
+    'when the server has an embedder, else lexical.',
+);
+
 /** Arguments of `recall`, the auditable read. */
 export const RecallToolInput = z.strictObject({
   query: Recall.shape.query.describe('What to look for in memory.'),
   limit: integer(1, MAX_RECALL_LIMIT)
     .optional()
     .describe(`At most this many items, 1 to ${MAX_RECALL_LIMIT} (default 5).`),
+  mode: modeField,
   ...contextFields,
   ...memoryField,
 });
@@ -97,6 +104,7 @@ export const SearchInput = z.strictObject({
   limit: integer(1, MAX_PAGE)
     .optional()
     .describe(`At most this many hits, 1 to ${MAX_PAGE} (default 10).`),
+  mode: modeField,
   ...memoryField,
 });
 /** Arguments of `search`. */

@@ -97,11 +97,22 @@ export const RememberOutput = z.object({ memoryId, event: MessageOutput });
 /** Result of `add_document`. */
 export const AddDocumentOutput = z.object({ memoryId, event: DocumentOutput });
 
-/** Result of `recall`: the Recall on record and the items it put in the context, in order. */
+/** Result of `recall`: the Recall on record, the items it put in the context, the vectors' lag. */
 export const RecallToolOutput = z.object({
   memoryId,
   recall: RecallOutput,
   items: z.array(ContentOutput),
+  vectors: z
+    .object({
+      requested: z.string(),
+      state: z.enum(['current', 'lagging', 'building', 'unavailable']),
+      model: z.string(),
+      dimensions: z.number().int(),
+      indexedThroughSeq: z.number().int().nullable(),
+      behind: z.number().int(),
+      reason: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** Whether an erasure's words are gone from disk, or why the scrub is still pending. */
@@ -186,6 +197,7 @@ export const HistoryOutput = z.object({
       actor: nullableText,
       recordedBy,
       sessionId: nullableText,
+      retrieval: z.looseObject({ method: z.string(), model: nullableText }),
     }),
   ),
   deletedBy: DeletionOutput.nullable(),

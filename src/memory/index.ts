@@ -5,6 +5,8 @@ export * from './memory.types.js';
 export { AUDIT_SCAN_EVENTS, DEFAULT_AUDIT_LIMIT } from './recall-audit.js';
 export * from './retriever.js';
 export * from './retention.js';
+export { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './semantic-options.js';
+export type { SemanticSettings, VectorStatus } from './semantic-retrieval.js';
 export * from './verifiable-log.js';
 export { pageOfState } from './state-page.js';
 export type {

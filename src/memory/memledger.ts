@@ -14,6 +14,7 @@ import {
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
+import type { VersionProgress } from '../vectors/index.js';
 import { openProjectionRuntime, type ProjectionRuntime } from '../projections/index.js';
 import { treeProjection } from '../projections/tree/index.js';
 import type { CheckpointArchive } from '../store/checkpoint-archive.port.js';
@@ -25,7 +26,8 @@ import type { CleanupOnOpen, ErasureCleanup } from '../store/sealed/erasure-clea
 import { sealedStore, type SealedMemoryStore } from '../store/sealed/sealed-store.js';
 import { MemoryHandle } from './memory-handle.js';
 import type { MemorySettings } from './memory.types.js';
-import { bm25Retriever, type Retriever } from './retriever.js';
+import { standardRetriever, type Retriever } from './retriever.js';
+import { openSemantic, type EmbeddingsOptions } from './semantic-options.js';
 import { VerifiableLog } from './verifiable-log.js';
 
 /** Options of {@link openMemledger}. */
@@ -45,8 +47,16 @@ export interface MemledgerOptions {
    * @defaultValue ':memory:'
    */
   readonly readModels?: string;
-  /** Retrieval behind `recall`. @defaultValue BM25 over the search read model */
+  /**
+   * Retrieval behind `recall`. @defaultValue BM25 over the search read model, vectors, or both
+   * fused, as the request's mode says
+   */
   readonly retriever?: Retriever;
+  /**
+   * Semantic and hybrid recall: the embedding model and how recall uses it (a vector index is
+   * built beside the read models, off the append path). @defaultValue none: recall is lexical
+   */
+  readonly embeddings?: EmbeddingsOptions;
   /** Items a recall returns when the request names no limit. @defaultValue 5 */
   readonly recallLimit?: number;
   /**
@@ -113,6 +123,11 @@ export interface Memledger {
   /** Checkpoints and proofs of every memory (each memory handle offers its own). */
   readonly verifiableLog: VerifiableLog;
   /**
+   * The vector index's progress per model version (for logs and `/metrics`), and a promise of
+   * the background follower's idleness; undefined without an embedder.
+   */
+  readonly vectors: VectorsView | undefined;
+  /**
    * The projection runtime (src/store/projection.port.ts): derived data registered here is
    * applied inside each append's transaction (SQLite) or by catch-up from the log, in the read
    * models' file.
@@ -120,6 +135,14 @@ export interface Memledger {
   readonly projections: ProjectionRuntime;
   /** Closes every memory and the read models, and closes the store. */
   close(): Promise<void>;
+}
+
+/** What the application sees of the vector index. */
+export interface VectorsView {
+  /** Each version's model, memories, memories caught up, and content items not embedded yet. */
+  progress(): VersionProgress[];
+  /** Resolves once the background follower has nothing due (or is off). */
+  idle(): Promise<void>;
 }
 
 interface OpenMemory {
@@ -151,6 +174,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
+  const semantic = options.embeddings && openSemantic(db, options.embeddings, notice);
   projections.register(treeProjection);
   const identity = options.log ?? { name: defaultLogName(), witnesses: [] };
   const verifiableLog = new VerifiableLog(identity, projections, archiveOf(store), {
@@ -159,11 +183,12 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const settings: MemorySettings = {
     defaults: options.defaults ?? {},
-    retriever: options.retriever ?? bm25Retriever,
+    retriever: options.retriever ?? standardRetriever,
     recallLimit: options.recallLimit ?? 5,
     recallRetries: options.recallRetries ?? 100,
     retrieverTimeoutMs: options.retrieverTimeoutMs ?? 30_000,
     cleanup,
+    semantic,
     verifiableLog,
     projections,
   };
@@ -206,6 +231,10 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     description: store.description,
     readModels: db.location,
     erasureCleanup: cleanup,
+    vectors: semantic && {
+      progress: () => semantic.index.progress(),
+      idle: async () => semantic.follower?.idle(),
+    },
     verifiableLog,
     projections,
     memory: async (memoryId = DEFAULT_MEMORY_ID) => {
@@ -221,6 +250,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     },
     async close() {
       clearInterval(sweeper);
+      semantic?.follower?.stop();
       for (const memoryId of [...open.keys()]) closeMemory(memoryId);
       if (options.closeStore !== false) await store.close();
       db.close();

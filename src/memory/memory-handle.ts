@@ -11,7 +11,6 @@ import {
   createErasure,
   createMessage,
   createRecall,
-  type ContentEvent,
   type Deletion,
   type DeletionInput,
   type Document,
@@ -23,6 +22,7 @@ import {
   type MessageInput,
   type Recall,
   type RecallInput,
+  type RecallMode,
   type RecallStat,
   type Sequenced,
 } from '../core/index.js';
@@ -54,6 +54,7 @@ import type {
   StatePage,
 } from './memory.types.js';
 import { itemRecalls, lookUpItem } from './item-lookup.js';
+import { inspectionSearch } from './inspection-search.js';
 import { auditableRecall } from './recall.js';
 import { auditRecalls } from './recall-audit.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
@@ -77,7 +78,7 @@ export class MemoryHandle {
     this.db = models.db;
   }
 
-  /** Records a message. */
+  /** Records a message (its vector, if any, follows off the append path). */
   async recordMessage(input: MessageInput): Promise<Sequenced<Message>> {
     return this.appendOne(createMessage(input, this.settings.defaults)) as Promise<
       Sequenced<Message>
@@ -192,24 +193,22 @@ export class MemoryHandle {
     return this.db.read(() => this.db.queries.statePage(this.models.mem, n, page));
   }
 
-  /** Inspection search (writes nothing): visible content now, or as of `asOfSeq`. */
+  /**
+   * Inspection search (writes nothing): visible content now, or as of `asOfSeq`, by BM25, vectors
+   * or both fused (`mode`; scores are then cosine similarities or fused RRF scores).
+   */
   async search(
     query: string,
-    options: { readonly asOfSeq?: number; readonly limit?: number } = {},
+    options: {
+      readonly asOfSeq?: number;
+      readonly limit?: number;
+      readonly mode?: RecallMode;
+    } = {},
   ): Promise<SearchResult[]> {
     requireString(query, 'query');
     if (options.asOfSeq !== undefined) checkSeq(options.asOfSeq, 'asOfSeq', -1);
-    await this.models.catchUp();
-    this.models.catchUpSearch();
-    const { mem } = this.models;
-    return this.db.read(() => {
-      const hits = this.db.search.search(mem, query, options);
-      const items = this.db.queries.events<Sequenced<ContentEvent>>(
-        mem,
-        hits.map((hit) => hit.seq),
-      );
-      return hits.map((hit, i) => ({ ...hit, item: items[i]! }));
-    });
+    const { memoryId, models, settings } = this;
+    return inspectionSearch({ memoryId, models, settings }, query, options);
   }
 
   /** Recall statistics of every item ever recalled. */
@@ -348,6 +347,8 @@ export class MemoryHandle {
   private async appendOne(event: Parameters<EventLog['append']>[0][number]): Promise<Sequenced> {
     const stored = await this.log.append([event]);
     this.models.applyOwn(stored);
+    if (event.kind === 'message' || event.kind === 'document')
+      this.settings.semantic?.follower?.schedule(this.models.mem);
     return stored[0]!;
   }
 }

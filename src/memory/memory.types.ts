@@ -1,6 +1,7 @@
 import type {
   ContentEvent,
   EventDefaults,
+  RecallMode,
   Deletion,
   Erasure,
   MemoryEvent,
@@ -13,6 +14,7 @@ import type { RecallUse } from '../read-models/index.js';
 import type { ErasureCleanup, ErasureCleanupStatus } from '../store/sealed/erasure-cleanup.js';
 import type { ProjectionRuntime } from '../projections/index.js';
 import type { Retriever } from './retriever.js';
+import type { SemanticSettings, VectorStatus } from './semantic-retrieval.js';
 import type { VerifiableLog } from './verifiable-log.js';
 
 /** Fields every command may carry. */
@@ -34,12 +36,19 @@ export interface RecallRequest extends CommandContext {
   readonly query: string;
   /** At most this many items. @defaultValue the memledger's `recallLimit` (5) */
   readonly limit?: number;
+  /**
+   * BM25 (`lexical`), vectors (`semantic`) or both fused (`hybrid`).
+   * @defaultValue `hybrid` when an embedder is configured, else `lexical`
+   */
+  readonly mode?: RecallMode;
 }
 
 /** What `recall` returns: the Recall event on record and the items it put in the context. */
 export interface RecallResult {
   readonly recall: Sequenced<Extract<MemoryEvent, { kind: 'recall' }>>;
   readonly items: readonly Sequenced<ContentEvent>[];
+  /** How the vectors stood, when the mode asked for them (lag, or why lexical ran instead). */
+  readonly vectors?: VectorStatus;
 }
 
 /** One search hit with its content. */
@@ -131,6 +140,8 @@ export interface MemorySettings {
   readonly retrieverTimeoutMs: number;
   /** The erasures' clean-up, on a store whose content is sealed (the only one that erases). */
   readonly cleanup: ErasureCleanup | undefined;
+  /** Semantic and hybrid recall, when an embedder is configured. */
+  readonly semantic: SemanticSettings | undefined;
   /** Checkpoints and proofs of the store's memories. */
   readonly verifiableLog: VerifiableLog;
   /** Derived data beyond the read models (the verifiable log's tree, vectors): src/projections. */

@@ -6,12 +6,21 @@ import {
   isMemoryError,
   MemoryError,
   type ContentEvent,
+  type Retrieval,
   type Sequenced,
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import type { MemorySettings } from './memory.types.js';
 import type { MemoryReadModel } from '../read-models/index.js';
 import type { RecallRequest, RecallResult } from './memory.types.js';
+import { retrievedOf, type Retrieved, type RetrieverAnswer } from './retriever.js';
+import {
+  modeOf,
+  prepareRetrieval,
+  vectorSearchOf,
+  vectorStatus,
+  type PreparedRetrieval,
+} from './semantic-retrieval.js';
 
 /**
  * Invariant 8, the auditable read: the items are computed against the state at seq r and the
@@ -42,7 +51,10 @@ export async function auditableRecall(
       },
     );
   }
-  const recall: RecallInput = { log, models, settings, request, limit };
+  const mode = modeOf(request.mode, settings.semantic);
+  // Embedding (the query, what the vectors lack) happens here, before any lock is taken.
+  const prepared = await prepareRetrieval(settings.semantic, models, request.query, mode);
+  const recall: RecallInput = { log, models, settings, request, limit, prepared };
   return (
     (await recallUnderWriteLock(recall)) ??
     (await recallAtHead(recall)) ??
@@ -57,6 +69,7 @@ interface RecallInput {
   readonly settings: MemorySettings;
   readonly request: RecallRequest;
   readonly limit: number;
+  readonly prepared: PreparedRetrieval;
 }
 
 /**
@@ -77,11 +90,10 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
   const stored = await log.appendComputed((lastSeq) => {
     if (!models.catchUpWithin(lastSeq ?? -1)) return undefined;
     models.catchUpSearch();
-    const ids = retrieve(recall, lastSeq, false) as readonly string[];
-    event = recallEvent(recall, ids);
+    event = recallEvent(recall, retrieve(recall, lastSeq, false) as Retrieved);
     return [event];
   });
-  return stored && event && recallResult(models, stored, event);
+  return stored && event && recallResult(recall, stored, event);
 }
 
 /**
@@ -105,7 +117,7 @@ async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefin
     event = recallEvent(recall, await retrieve(recall, lastSeq, true));
     return [event];
   }, settings.recallRetries + 1);
-  return stored && event && recallResult(models, stored, event);
+  return stored && event && recallResult(recall, stored, event);
 }
 
 /** Computes at the head read before, appends expecting it, and computes again if the log moved. */
@@ -119,7 +131,7 @@ async function optimisticRecall(recall: RecallInput): Promise<RecallResult> {
     const event = recallEvent(recall, await retrieve(recall, r, true));
     try {
       const stored = await log.append([event], { expectedLastSeq: r });
-      return recallResult(models, stored, event);
+      return recallResult(recall, stored, event);
     } catch (error) {
       if (!isMemoryError(error, 'EXPECTED_SEQ_MISMATCH')) throw error;
       // Another writer moved the log first. The first retry is immediate; later ones wait a
@@ -137,28 +149,41 @@ async function optimisticRecall(recall: RecallInput): Promise<RecallResult> {
 }
 
 /**
- * The retriever's ids for the request at `lastSeq`. `ownTransaction`: the keyword search opens
- * its own read transaction (false inside the store's write transaction, which it then reads in).
+ * The retriever's ids for the request at `lastSeq`, with how they were retrieved.
+ * `ownTransaction`: the searches open their own read transaction (false inside the store's
+ * write transaction, which they then read in).
  */
 function retrieve(
-  { log, models, settings, request, limit }: RecallInput,
+  { log, models, settings, request, limit, prepared }: RecallInput,
   lastSeq: number | null,
   ownTransaction: boolean,
-): Promise<readonly string[]> | readonly string[] {
+): Promise<Retrieved> | Retrieved {
   const { db, mem } = models;
   const asOfSeq = lastSeq ?? -1;
   const search = (query: string, max: number) =>
     db.search.search(mem, query, { limit: max, asOfSeq });
-  const ids = settings.retriever.retrieve({
+  const vectors = vectorSearchOf(settings.semantic, models, prepared, asOfSeq);
+  const vectorSearch = vectors && {
+    ...vectors,
+    search: ownTransaction ? (max: number) => db.read(() => vectors.search(max)) : vectors.search,
+  };
+  const answer = settings.retriever.retrieve({
     memoryId: log.memoryId,
     query: request.query,
     limit,
     asOfSeq: lastSeq,
     keywordSearch: ownTransaction ? (query, max) => db.read(() => search(query, max)) : search,
+    mode: prepared.mode,
+    vectorSearch,
+    ...(settings.semantic ? { fusion: settings.semantic.fusion } : {}),
   });
-  return Array.isArray(ids)
-    ? ids
-    : withinTimeout(Promise.resolve(ids), settings.retrieverTimeoutMs, log.memoryId);
+  return isPromise(answer)
+    ? withinTimeout(answer, settings.retrieverTimeoutMs, log.memoryId).then(retrievedOf)
+    : retrievedOf(answer);
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
 }
 
 /**
@@ -168,10 +193,10 @@ function retrieve(
  * late answer, if any, is dropped.
  */
 function withinTimeout(
-  ids: Promise<readonly string[]>,
+  ids: Promise<RetrieverAnswer>,
   ms: number,
   memoryId: string,
-): Promise<readonly string[]> {
+): Promise<RetrieverAnswer> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -189,27 +214,36 @@ function withinTimeout(
   return Promise.race([ids, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The stored Recall, applied to the read models, and the items it names as they are stored. */
+/**
+ * The stored Recall, applied to the read models, the items it names as they are stored, and
+ * how the vectors stood at the seq it was computed at.
+ */
 function recallResult(
-  models: MemoryReadModel,
+  { models, settings, prepared }: RecallInput,
   stored: readonly Sequenced[],
   event: Recall,
 ): RecallResult {
   models.applyOwn(stored);
   const { db, mem } = models;
+  const recall = stored[0] as Sequenced<Recall>;
   const items = db.read(() => {
     const seqs = event.recalled.flatMap((id) => db.queries.item(mem, id)?.seq ?? []);
     return db.queries.events<Sequenced<ContentEvent>>(mem, seqs);
   });
-  return { recall: stored[0] as Sequenced<Recall>, items };
+  const vectors = vectorStatus(settings.semantic, models, prepared, recall.seq - 1);
+  return vectors ? { recall, items, vectors } : { recall, items };
 }
 
-/** The Recall a request makes of the ids retrieved for it. */
-function recallEvent({ request, settings }: RecallInput, ids: readonly string[]): Recall {
+/** The Recall a request makes of the ids retrieved for it, and of how they were retrieved. */
+function recallEvent(
+  { request, settings }: RecallInput,
+  { ids, retrieval }: { ids: readonly string[]; retrieval: Retrieval },
+): Recall {
   return createRecall(
     {
       query: request.query,
       recalled: [...ids],
+      retrieval,
       sessionId: request.sessionId,
       source: request.source,
       actor: request.actor,

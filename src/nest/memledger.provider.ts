@@ -30,6 +30,7 @@ export function openMemledgerOver(store: MemoryStore, options: MemoryModuleOptio
     ...(options.maxOpenMemories === undefined ? {} : { maxOpenMemories: options.maxOpenMemories }),
     ...(options.idleCloseMs === undefined ? {} : { idleCloseMs: options.idleCloseMs }),
     ...(options.retriever ? { retriever: options.retriever } : {}),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
     ...(options.recallLimit === undefined ? {} : { recallLimit: options.recallLimit }),
     ...(options.recallRetries === undefined ? {} : { recallRetries: options.recallRetries }),
     ...(options.retrieverTimeoutMs === undefined

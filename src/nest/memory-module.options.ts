@@ -1,5 +1,5 @@
 import type { EventDefaults } from '../core/index.js';
-import type { Retriever } from '../memory/index.js';
+import type { EmbeddingsOptions, Retriever } from '../memory/index.js';
 import type { StoreConfig } from '../store/open-store.js';
 import type { LogIdentity } from '../tlog/index.js';
 import type { MemoryTelemetryOptions } from '../telemetry/index.js';
@@ -34,8 +34,13 @@ export interface MemoryModuleOptions {
   readonly maxOpenMemories?: number;
   /** A memory unused this long closes until its next use. @defaultValue 300000 */
   readonly idleCloseMs?: number;
-  /** Retrieval behind the Recall command. @defaultValue BM25 over the search read model */
+  /** Retrieval behind the Recall command. @defaultValue BM25, vectors or both, as the mode says */
   readonly retriever?: Retriever;
+  /**
+   * Semantic and hybrid recall: the embedding model and how recall uses it
+   * (`openMemledger`'s `embeddings`). @defaultValue none: recall is lexical
+   */
+  readonly embeddings?: EmbeddingsOptions;
   /** Recomputations of a recall whose log moved (`openMemledger`'s `recallRetries`). @defaultValue 100 */
   readonly recallRetries?: number;
   /** How long a recall waits for an asynchronous retriever (`retrieverTimeoutMs`). @defaultValue 30000 */

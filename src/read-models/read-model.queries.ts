@@ -218,6 +218,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
           timestamp: recall.timestamp,
           actor: recall.actor,
           sessionId: recall.sessionId,
+          retrieval: recall.retrieval,
         }),
       );
     },

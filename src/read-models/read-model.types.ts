@@ -2,6 +2,7 @@ import type {
   Deletion,
   Erasure,
   RecallStat,
+  Retrieval,
   Sequenced,
   StoredDocument,
   StoredMessage,
@@ -60,7 +61,7 @@ export interface StatePage {
   readonly recallStats: Readonly<Record<string, RecallStat>>;
 }
 
-/** One recall that used an item: which query, when, by whom. */
+/** One recall that used an item: which query, when, by whom, retrieved how. */
 export interface RecallUse {
   readonly recallId: string;
   readonly query: string;
@@ -68,6 +69,8 @@ export interface RecallUse {
   readonly timestamp: string;
   readonly actor: string | null;
   readonly sessionId: string | null;
+  /** How the recall chose its items (method, model, dimensions, fusion). */
+  readonly retrieval: Retrieval;
 }
 
 /** What the read models know of one id. */

@@ -1,8 +1,9 @@
 /**
  * The isolation matrix through the command line against a server (`memledger --server <url>
- * --key <secret>`): audit, export and the checkpoint monitor need `read`, erase needs `erase`
- * (and `delete` for visible content). An allowed run prints what it did; every other one exits 1 with `error [FORBIDDEN]`,
- * prints no content or id, and writes nothing.
+ * --key <secret>`): audit, export, search and the checkpoint monitor need `read`, recall needs
+ * `recall`, erase needs `erase` (and `delete` for visible content). An allowed run prints what it
+ * did; every other one exits 1 with `error [FORBIDDEN]`, prints no content or id, and writes
+ * nothing.
  */
 import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import {
   MEMORIES,
   missingRight,
   startMatrix,
+  WITH_EMBEDDER,
   type KeyName,
   type Matrix,
 } from './isolation.fixture.js';
@@ -40,6 +42,18 @@ const COMMANDS: readonly CommandCase[] = [
     name: 'export',
     rights: ['read'],
     args: () => ['export'],
+    prints: (id, m) => m.seeded[id]!.marker,
+  },
+  {
+    name: 'search',
+    rights: ['read'],
+    args: () => ['search', 'note', '--mode', 'semantic'],
+    prints: (id, m) => m.seeded[id]!.marker,
+  },
+  {
+    name: 'recall',
+    rights: ['recall'],
+    args: () => ['recall', 'note', '--mode', 'hybrid'],
     prints: (id, m) => m.seeded[id]!.marker,
   },
   {
@@ -73,7 +87,7 @@ describe('isolation matrix through the command line', () => {
   let m: Matrix;
   beforeAll(async () => {
     buildOnce();
-    m = await startMatrix();
+    m = await startMatrix(12, WITH_EMBEDDER);
   }, 120_000);
   afterAll(async () => {
     await m?.close();

@@ -14,6 +14,7 @@ import {
   MEMORIES,
   missingRight,
   startMatrix,
+  WITH_EMBEDDER,
   type KeyName,
   type Matrix,
   type MatrixKey,
@@ -39,6 +40,16 @@ const take = (list: string[] | undefined) => list?.pop() ?? '0193a000-0000-7000-
 const ROUTES: readonly RouteCase[] = [
   { name: 'state', rights: ['read'], call: () => ({ method: 'GET', route: 'state' }) },
   { name: 'search', rights: ['read'], call: () => ({ method: 'GET', route: 'search?q=note' }) },
+  {
+    name: 'semantic search',
+    rights: ['read'],
+    call: () => ({ method: 'GET', route: 'search?q=note&mode=semantic' }),
+  },
+  {
+    name: 'lexical search',
+    rights: ['read'],
+    call: () => ({ method: 'GET', route: 'search?q=note&mode=lexical' }),
+  },
   {
     name: 'recall-stats',
     rights: ['read'],
@@ -97,6 +108,16 @@ const ROUTES: readonly RouteCase[] = [
     call: () => ({ method: 'POST', route: 'recall', body: { query: 'note' } }),
   },
   {
+    name: 'semantic recall',
+    rights: ['recall'],
+    call: () => ({ method: 'POST', route: 'recall', body: { query: 'note', mode: 'semantic' } }),
+  },
+  {
+    name: 'lexical recall',
+    rights: ['recall'],
+    call: () => ({ method: 'POST', route: 'recall', body: { query: 'note', mode: 'lexical' } }),
+  },
+  {
     name: 'recorded recall',
     rights: ['write'],
     call: (id, m) => ({
@@ -134,6 +155,17 @@ const ROUTES: readonly RouteCase[] = [
   },
 ];
 
+/** Routes whose allowed answer carries the memory's own content (its marker). */
+const SHOWS_CONTENT = new Set([
+  'state',
+  'search',
+  'semantic search',
+  'lexical search',
+  'recall',
+  'semantic recall',
+  'lexical recall',
+]);
+
 async function send(m: Matrix, key: MatrixKey, memoryId: string, call: Call) {
   const response = await fetch(`${m.url}/api/memories/${memoryId}/${call.route}`, {
     method: call.method,
@@ -149,7 +181,7 @@ async function send(m: Matrix, key: MatrixKey, memoryId: string, call: Call) {
 describe('isolation matrix over HTTP', () => {
   let m: Matrix;
   beforeAll(async () => {
-    m = await startMatrix();
+    m = await startMatrix(12, WITH_EMBEDDER);
   }, 60_000);
   afterAll(() => m?.close());
 
@@ -170,7 +202,7 @@ describe('isolation matrix over HTTP', () => {
       ]);
       expect(answer.status).toBeGreaterThanOrEqual(200);
       expect(answer.status).toBeLessThan(300);
-      if (route.rights.includes('read') && routeName === 'state') {
+      if (SHOWS_CONTENT.has(routeName)) {
         expect(answer.text).toContain(m.seeded[memoryId]!.marker);
       }
       if (routeName.startsWith('checkpoint')) {

@@ -12,12 +12,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import type { Right } from '../../src/access/index.js';
 import { ERROR_META_KEY } from '../../src/mcp/index.js';
+import { startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js';
+import { HASHING_MODEL } from '../support/hashing-embedder.js';
 import {
   expectNothingRevealed,
   KEY_SPECS,
   MEMORIES,
   missingRight,
   startMatrix,
+  WITH_EMBEDDER,
   type KeyName,
   type Matrix,
 } from './isolation.fixture.js';
@@ -36,6 +39,8 @@ const TOOLS: readonly ToolCase[] = [
   { tool: 'remember', rights: ['write'], args: () => ({ speaker: 'agent', content: 'noted' }) },
   { tool: 'add_document', rights: ['write'], args: () => ({ name: 'n.md', text: 'text' }) },
   { tool: 'recall', rights: ['recall'], args: () => ({ query: 'note' }) },
+  { tool: 'recall', rights: ['recall'], args: () => ({ query: 'note', mode: 'semantic' }) },
+  { tool: 'recall', rights: ['recall'], args: () => ({ query: 'note', mode: 'lexical' }) },
   {
     tool: 'forget',
     rights: ['delete'],
@@ -47,6 +52,7 @@ const TOOLS: readonly ToolCase[] = [
     args: (id, m) => ({ targets: [m.seeded[id]!.visible.pop()], reason: 'mcp erase', erase: true }),
   },
   { tool: 'search', rights: ['read'], args: () => ({ query: 'note' }) },
+  { tool: 'search', rights: ['read'], args: () => ({ query: 'note', mode: 'semantic' }) },
   { tool: 'state_at', rights: ['read'], args: () => ({ limit: 5 }) },
   { tool: 'history', rights: ['read'], args: (id, m) => ({ id: m.seeded[id]!.ids[0] }) },
   { tool: 'receipt', rights: ['read'], args: () => ({ seq: 1 }) },
@@ -89,10 +95,16 @@ async function runMatrix(m: Matrix, keyName: KeyName, client: Client): Promise<n
 
 describe('isolation matrix over MCP', () => {
   let m: Matrix;
+  // memledger mcp embeds through a provider named by the environment: the same vectors.
+  let embeddings: EmbeddingServer;
   beforeAll(async () => {
-    m = await startMatrix(16);
+    m = await startMatrix(16, WITH_EMBEDDER);
+    embeddings = await startEmbeddingServer(64);
   }, 60_000);
-  afterAll(() => m?.close());
+  afterAll(async () => {
+    await embeddings?.close();
+    await m?.close();
+  });
 
   it.each(Object.keys(KEY_SPECS) as KeyName[])(
     'over Streamable HTTP with the %s key',
@@ -125,7 +137,13 @@ describe('isolation matrix over MCP', () => {
           'mcp',
         ],
         cwd: root,
-        env: { ...(process.env as Record<string, string>), MEMLEDGER_KEY: m.keys[keyName].secret },
+        env: {
+          ...(process.env as Record<string, string>),
+          MEMLEDGER_KEY: m.keys[keyName].secret,
+          MEMLEDGER_EMBEDDINGS_URL: `${embeddings.origin}/v1`,
+          MEMLEDGER_EMBEDDINGS_MODEL: HASHING_MODEL,
+          MEMLEDGER_EMBEDDINGS_DIMENSIONS: '64',
+        },
         stderr: 'pipe',
       });
       const client = new Client({ name: 'isolation', version: '1.0.0' });

@@ -11,9 +11,16 @@ import {
   type Principal,
   type Right,
 } from '../../src/access/index.js';
+import type { HttpConfig } from '../../src/http/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 import { generateSigner } from '../../src/tlog/index.js';
+import { hashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer } from '../http/http-app.js';
+
+/** The server's memory options where the matrix asks for semantic modes: a test embedder. */
+export const WITH_EMBEDDER: HttpConfig['memory'] = {
+  embeddings: { embedder: hashingEmbedder() },
+};
 
 /** The memories of the matrix; every one holds events. */
 export const MEMORIES = ['m-a', 'm-b', 'm-c', 'other'] as const;
@@ -77,11 +84,17 @@ function principalOf(id: string, spec: (typeof KEY_SPECS)[KeyName]): Principal {
   };
 }
 
-/** Starts the server, grants the keys and seeds every memory with `targets` items to delete. */
-export async function startMatrix(targets = 12): Promise<Matrix> {
+/**
+ * Starts the server, grants the keys and seeds every memory with `targets` items to delete.
+ * `memory` adds to the server's memory module options (an embedder, so semantic modes are allowed).
+ */
+export async function startMatrix(
+  targets = 12,
+  memory: HttpConfig['memory'] = {},
+): Promise<Matrix> {
   const signer = generateSigner('isolation.test');
   const log = { name: signer.name, signer, witnesses: [] };
-  const server = await startTestServer({ memory: { log } }, { sealed: true });
+  const server = await startTestServer({ memory: { ...memory, log } }, { sealed: true });
   const grants = openSqliteGrantStore({ path: server.dbPath });
   const by = { principal: 'test', via: 'local' } as const;
   const seed = await grants.create(

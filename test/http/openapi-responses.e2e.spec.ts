@@ -177,7 +177,12 @@ describe('documented responses', () => {
       offset: 'integer',
       limit: 'integer',
     });
-    expect(query(`${m}/search`)).toEqual({ q: 'string', upToSeq: 'integer', limit: 'integer' });
+    expect(query(`${m}/search`)).toEqual({
+      q: 'string',
+      upToSeq: 'integer',
+      limit: 'integer',
+      mode: 'string',
+    });
     expect(query(`${m}/events`)).toEqual({ fromSeq: 'integer', limit: 'integer' });
     expect(query(`${m}/events/stream`)).toEqual({ fromSeq: 'integer', access_token: 'string' });
     expect(query(`${m}/checkpoint`)).toEqual({ size: 'integer' });

@@ -118,7 +118,7 @@ describe('OpenAPI document', () => {
     const names = (path: string) =>
       doc.paths[path]!.get!.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
     expect(names('/api/memories/{memoryId}/state')).toEqual(['upToSeq', 'offset', 'limit']);
-    expect(names('/api/memories/{memoryId}/search')).toEqual(['q', 'upToSeq', 'limit']);
+    expect(names('/api/memories/{memoryId}/search')).toEqual(['q', 'upToSeq', 'limit', 'mode']);
     expect(names('/api/memories/{memoryId}/events/stream')).toEqual(['fromSeq', 'access_token']);
     expect(names('/api/memories/{memoryId}/checkpoint')).toEqual(['size']);
     expect(names('/api/memories/{memoryId}/proofs/inclusion')).toEqual(['seq', 'size']);

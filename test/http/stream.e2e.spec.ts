@@ -125,6 +125,10 @@ describe('event stream (SSE) and export (JSON Lines)', () => {
         r.on('data', (c: string) => (body += c));
         r.on('end', () => done(null, body));
       });
-    expect(again.body).toBe(text);
+    // The one difference: the copy's recall was recorded by a caller (its retrieval is always
+    // `external`), where the original was the server's own lexical recall.
+    expect(again.body).toBe(
+      text.replace('"retrieval":{"method":"lexical"', '"retrieval":{"method":"external"'),
+    );
   });
 });

@@ -140,6 +140,37 @@ export function describeMcpTools(transport: string, connect: () => Promise<McpCo
       expect(await headOf(mcp.dbPath, 'reads')).toBe(1);
     });
 
+    it('recalls by the mode asked, says how it retrieved, and refuses a mode the server cannot run', async () => {
+      await remember('modes', 'The kettle is on.');
+      const result = await call(mcp.client, 'recall', {
+        memoryId: 'modes',
+        query: 'kettle',
+        mode: 'lexical',
+      });
+      expect(parsed(RecallToolOutput, result).recall).toMatchObject({
+        retrieval: { method: 'lexical', model: null },
+      });
+      expect(textOf(result)).toContain('for query "kettle" (lexical): 1 item.');
+      const head = await headOf(mcp.dbPath, 'modes');
+      const semantic = await call(mcp.client, 'recall', {
+        memoryId: 'modes',
+        query: 'kettle',
+        mode: 'semantic',
+      });
+      expect(semantic.isError).toBe(true);
+      expect(textOf(semantic)).toMatch(
+        /^error \[VALIDATION_FAILED\]: Mode semantic needs an embedder/,
+      );
+      const vibes = await call(mcp.client, 'search', {
+        memoryId: 'modes',
+        query: 'x',
+        mode: 'vibes',
+      });
+      expect(vibes.isError).toBe(true);
+      expect(textOf(vibes)).toMatch(/Invalid arguments for tool search: .* at mode/);
+      expect(await headOf(mcp.dbPath, 'modes')).toBe(head);
+    });
+
     it('searches, reads the state and an item history without writing anything', async () => {
       const { event } = parsed(
         RememberOutput,

@@ -9,6 +9,7 @@
 import { replay, type Sequenced } from '../../src/core/index.js';
 import {
   bm25Retriever,
+  retrievedOf,
   openMemledger,
   type Memledger,
   type MemoryHandle,
@@ -110,7 +111,7 @@ describe('recall on EventStoreDB, computed in the store’s append turn', () => 
     const ledger = open(undefined, {
       // A hybrid retriever that looks each hit up by id before it answers.
       async retrieve(request) {
-        const ids = await bm25Retriever.retrieve(request);
+        const { ids } = retrievedOf(await bm25Retriever.retrieve(request));
         const memory = await ledger.memory();
         for (const id of ids) expect((await memory.getEvent(id)).deleted).toBe(false);
         return ids;

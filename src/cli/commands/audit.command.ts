@@ -107,7 +107,10 @@ export function* historyLines(history: ItemHistory): Generator<string> {
   yield `  written: seq ${event.seq}, ${event.timestamp}, ${describe(event)}`;
   yield `  recalled: ${recalls.length} time${recalls.length === 1 ? '' : 's'}`;
   for (const use of recalls) {
-    yield `    seq ${use.seq}, ${use.timestamp}, query ${JSON.stringify(preview(use.query))}, actor ${use.actor ?? 'none'}, recorded by ${byText(use.recordedBy)} (recall ${use.recallId})`;
+    const how = use.retrieval.model
+      ? `${use.retrieval.method} (${use.retrieval.model})`
+      : use.retrieval.method;
+    yield `    seq ${use.seq}, ${use.timestamp}, query ${JSON.stringify(preview(use.query))}, actor ${use.actor ?? 'none'}, recorded by ${byText(use.recordedBy)} (recall ${use.recallId}), retrieved ${how}`;
   }
   if (deletedBy === null) {
     yield `  deleted: no`;

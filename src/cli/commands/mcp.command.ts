@@ -21,7 +21,7 @@ import {
 import { MemoryError } from '../../core/index.js';
 import { openMemledger } from '../../memory/index.js';
 import { logIdentityFromEnv } from '../../tlog/index.js';
-import { globalOptionsOf, openGrantsOf, withStore } from '../open.js';
+import { cliEmbeddings, globalOptionsOf, openGrantsOf, withStore } from '../open.js';
 
 interface McpOptions {
   readonly principal?: string;
@@ -107,7 +107,14 @@ principal. The server stops when stdin closes or on SIGINT/SIGTERM.`,
       const log = await logIdentityFromEnv();
       try {
         await withStore(command, async (store) => {
-          const memledger = openMemledger({ store, closeStore: false, readModels, log });
+          const memledger = openMemledger({
+            store,
+            closeStore: false,
+            readModels,
+            log,
+            // A long-running server: new content is embedded in the background.
+            ...cliEmbeddings(true),
+          });
           const server = createMcpServer(memledger, { memoryId: memory, principal });
           const transport = new StdioServerTransport();
           const closed = new Promise<void>((resolve) => (transport.onclose = resolve));

@@ -17,7 +17,10 @@ export class RecallCommand extends Command<RecallResult> {
   constructor(
     /** The memory; `undefined` addresses the module's default memory. */
     readonly memoryId: string | undefined,
-    /** The query, an optional limit (1 to 100), and the session, source and actor on record. */
+    /**
+     * The query, an optional limit (1 to 100) and mode (lexical, semantic, hybrid), and the
+     * session, source and actor on record.
+     */
     readonly request: RecallCommandRequest,
   ) {
     super();

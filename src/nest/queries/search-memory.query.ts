@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { RecallMode } from '../../core/index.js';
 import type { SearchResult } from '../../memory/index.js';
 
 /** Options of {@link SearchMemoryQuery}. */
@@ -7,6 +8,11 @@ export interface SearchMemoryOptions {
   readonly asOfSeq?: number | undefined;
   /** At most this many results. @defaultValue the search projection's default */
   readonly limit?: number | undefined;
+  /**
+   * BM25 (`lexical`), vectors (`semantic`) or both fused (`hybrid`).
+   * @defaultValue `hybrid` when the module has an embedder, else `lexical`
+   */
+  readonly mode?: RecallMode | undefined;
 }
 
 /** Inspection search over a memory's visible content; writes nothing (unlike `RecallCommand`). */
@@ -16,7 +22,7 @@ export class SearchMemoryQuery extends Query<SearchResult[]> {
     readonly memoryId: string | undefined,
     /** The search text. */
     readonly query: string,
-    /** As of which seq, and how many results. */
+    /** As of which seq, how many results, and by which mode. */
     readonly options: SearchMemoryOptions = {},
   ) {
     super();

@@ -1,0 +1,85 @@
+/**
+ * Appends with an embedder configured against the same appends without one (same run, rounds
+ * alternating between two SQLite files): single messages of ~200 characters recorded one after
+ * the other through the facade, while the background follower embeds them. The embedder stands
+ * for a remote provider: it answers after 5 ms with vectors of 384 dimensions that cost next to
+ * no CPU (a fixed unit vector per text length), so what is measured is what embedding adds to
+ * this process (the follower's reads, digests and vec0 inserts), not the model's work.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { functionEmbedder } from '../src/embeddings/index.js';
+import { openMemledger, type Memledger } from '../src/memory/index.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import { median, measure, report, timeMs, words } from './support.js';
+
+const DIMENSIONS = 384;
+
+/** A provider answering after `latencyMs`, with cheap deterministic unit vectors. */
+function remoteLikeEmbedder(latencyMs: number) {
+  const basis = Array.from({ length: 64 }, (_, i) => {
+    const v = new Float32Array(DIMENSIONS);
+    v[i % DIMENSIONS] = 1;
+    return v;
+  });
+  return functionEmbedder({
+    model: 'bench-remote-like',
+    dimensions: DIMENSIONS,
+    embed: async (texts) => {
+      await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      return texts.map((text) => basis[text.length % basis.length]!);
+    },
+  });
+}
+
+export async function benchAppendWithEmbedder(appends = 2000, rounds = 5): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'memledger-append-embedder-'));
+  const open = (name: string, embed: boolean): Memledger =>
+    openMemledger({
+      store: openSqliteStore({ path: join(dir, `${name}.db`), synchronous: 'NORMAL' }),
+      ...(embed ? { embeddings: { embedder: remoteLikeEmbedder(5) } } : {}),
+    });
+  const plain = open('plain', false);
+  const embedding = open('embedding', true);
+  try {
+    const texts = Array.from({ length: appends }, (_, i) => words(i, 30));
+    const wall = { plain: [] as number[], embedding: [] as number[] };
+    const cpu = { plain: [] as number[], embedding: [] as number[] };
+    let behindAtEnd = 0;
+    let catchUpMs = 0;
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, ledger] of [
+        ['plain', plain],
+        ['embedding', embedding],
+      ] as const) {
+        const memory = await ledger.memory(`round-${round}`);
+        const taken = await measure(async () => {
+          for (const content of texts) await memory.recordMessage({ speaker: 'user', content });
+        });
+        wall[name].push(taken.wall);
+        cpu[name].push(taken.cpu);
+        if (name === 'embedding') {
+          behindAtEnd += ledger.vectors!.progress()[0]!.behind;
+          catchUpMs += await timeMs(() => ledger.vectors!.idle());
+        }
+      }
+    }
+    report('append-embedder', {
+      appends,
+      rounds,
+      'without an embedder: appends/s (median round, baseline)':
+        appends / (median(wall.plain) / 1000),
+      'with an embedder: appends/s (median round)': appends / (median(wall.embedding) / 1000),
+      'with / without, wall (median rounds)': median(wall.embedding) / median(wall.plain),
+      'with / without, CPU (median rounds)': median(cpu.embedding) / median(cpu.plain),
+      'items not yet embedded when a round ended (mean)': behindAtEnd / rounds,
+      'follower catch-up after a round ms (mean)': catchUpMs / rounds,
+      target: 'with / without <= 1.02x',
+    });
+  } finally {
+    await plain.close();
+    await embedding.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

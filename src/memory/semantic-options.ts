@@ -1,0 +1,155 @@
+/**
+ * The `embeddings` option of `openMemledger`: which model embeds, how recall uses it, and the
+ * vector index and its background follower it opens over the read models' file.
+ */
+import { DEFAULT_RRF_K, Fusion, MemoryError, RecallMode, parseOrThrow } from '../core/index.js';
+import {
+  embeddingsConfigFromEnv,
+  openEmbedder,
+  type Embedder,
+  type EmbeddingsConfig,
+} from '../embeddings/index.js';
+import type { ReadModelDb } from '../read-models/index.js';
+import { VectorFollower, VectorIndex, type Quantization } from '../vectors/index.js';
+import type { SemanticSettings } from './semantic-retrieval.js';
+
+/** Semantic and hybrid recall (docs/semantic-recall.md). */
+export interface EmbeddingsOptions {
+  /** The model: an {@link Embedder}, or the settings of a provider (url, model, dimensions...). */
+  readonly embedder: Embedder | EmbeddingsConfig;
+  /**
+   * The model of an earlier version: after a model change, its vectors serve a memory until the
+   * new model's have caught up with it (recall is lexical meanwhile without it).
+   * @defaultValue none
+   */
+  readonly previous?: Embedder | EmbeddingsConfig;
+  /** The mode of a recall or search that names none. @defaultValue 'hybrid' */
+  readonly defaultMode?: RecallMode;
+  /**
+   * When the embedder is down: `fail` the recall (`EMBEDDER_UNAVAILABLE`, retryable, nothing
+   * appended) or run it `lexical` (recorded so, and the answer says why). @defaultValue 'fail'
+   */
+  readonly onUnavailable?: 'fail' | 'lexical';
+  /** Reciprocal Rank Fusion's `k` and the lists' weights. @defaultValue k 60, weights 1 and 1 */
+  readonly fusion?: {
+    readonly k?: number;
+    readonly weights?: { readonly lexical?: number; readonly semantic?: number };
+  };
+  /**
+   * How searched vectors are stored: `none` (float32, the exact top k), `int8` or `binary`
+   * (a quantized copy searched first, re-scored with the floats). @defaultValue 'none'
+   */
+  readonly quantization?: Quantization;
+  /** Content items a recall embeds itself before it answers (then it reports the lag). @defaultValue 256 */
+  readonly embedBeforeRecall?: number;
+  /** Embed new content in the background after appends, and build a new model's vectors. @defaultValue true */
+  readonly follow?: boolean;
+  /** Items per embedding batch. @defaultValue 256 */
+  readonly batchSize?: number;
+  /** Characters of an item that are embedded (models read a bounded number of tokens). @defaultValue 8000 */
+  readonly maxChars?: number;
+}
+
+/** Opens the vector index over the read models' file and the settings recall uses. */
+export function openSemantic(
+  db: ReadModelDb,
+  options: EmbeddingsOptions,
+  onNotice: (notice: string) => void,
+): SemanticSettings {
+  const embedder = embedderOf(options.embedder);
+  const previous = options.previous === undefined ? undefined : embedderOf(options.previous);
+  const embedBeforeRecall = options.embedBeforeRecall ?? 256;
+  if (!Number.isSafeInteger(embedBeforeRecall) || embedBeforeRecall < 0)
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid embedBeforeRecall ${String(embedBeforeRecall)}: must be an integer of 0 or more.`,
+      { issues: [{ path: 'embedBeforeRecall', message: 'must be an integer of 0 or more' }] },
+    );
+  const fusion = parseOrThrow(
+    Fusion,
+    {
+      method: 'rrf',
+      k: options.fusion?.k ?? DEFAULT_RRF_K,
+      weights: {
+        lexical: options.fusion?.weights?.lexical ?? 1,
+        semantic: options.fusion?.weights?.semantic ?? 1,
+      },
+    },
+    'fusion',
+  );
+  const index = VectorIndex.open(
+    {
+      db: db.database,
+      events: (mem, memoryId, seqs) => {
+        // The read models load a memory's events by its id, known once its key was looked up.
+        db.keyOf(memoryId);
+        return db.read(() => db.queries.events(mem, seqs));
+      },
+      scrub: () => db.wal.request(),
+    },
+    {
+      embedder,
+      previous,
+      quantization: options.quantization,
+      batchSize: options.batchSize,
+      maxChars: options.maxChars,
+    },
+  );
+  db.follow(index);
+  const follower =
+    options.follow === false
+      ? undefined
+      : new VectorFollower(index, { onNotice, memoryKeys: () => index.windows.memoryKeys() });
+  follower?.sweep();
+  return {
+    index,
+    follower,
+    defaultMode: parseOrThrow(RecallMode, options.defaultMode ?? 'hybrid', 'defaultMode'),
+    onUnavailable: options.onUnavailable ?? 'fail',
+    fusion,
+    embedBeforeRecall,
+  };
+}
+
+function embedderOf(value: Embedder | EmbeddingsConfig): Embedder {
+  return isEmbedder(value) ? value : openEmbedder(value);
+}
+
+function isEmbedder(value: Embedder | EmbeddingsConfig): value is Embedder {
+  return typeof (value as Partial<Embedder>).embed === 'function';
+}
+
+/**
+ * The embeddings options the environment names (undefined: none, recall stays lexical): the
+ * provider from `MEMLEDGER_EMBEDDINGS_*` (src/embeddings/embeddings-config.ts), and
+ * `MEMLEDGER_EMBEDDINGS_FALLBACK` (`fail` or `lexical`) and `MEMLEDGER_EMBEDDINGS_QUANTIZATION`
+ * (`none`, `int8` or `binary`).
+ */
+export function embeddingsOptionsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsOptions | undefined {
+  const embedder = embeddingsConfigFromEnv(env);
+  if (!embedder) return undefined;
+  const choice = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
+    const value = env[name]?.trim().toLowerCase();
+    if (!value) return undefined;
+    if (allowed.includes(value as T)) return value as T;
+    const rule = `must be one of ${allowed.join(', ')}`;
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Invalid ${name} ${JSON.stringify(value)}: ${rule}.`,
+      {
+        issues: [{ path: name, message: rule }],
+      },
+    );
+  };
+  const onUnavailable = choice('MEMLEDGER_EMBEDDINGS_FALLBACK', ['fail', 'lexical'] as const);
+  const quantization = choice('MEMLEDGER_EMBEDDINGS_QUANTIZATION', [
+    'none',
+    'int8',
+    'binary',
+  ] as const);
+  return {
+    embedder,
+    ...(onUnavailable ? { onUnavailable } : {}),
+    ...(quantization ? { quantization } : {}),
+  };
+}

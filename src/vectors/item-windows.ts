@@ -1,0 +1,136 @@
+/**
+ * What the vector index reads from the item index (`rm_items`, `rm_memories`, written by the
+ * read models in the same file): which items are content, when each was written, deleted and
+ * erased, and how far the read models stand. The only place the vectors know those tables.
+ */
+import type Database from 'better-sqlite3';
+
+/** An item's window as the item index has it now. */
+export interface ItemWindow {
+  readonly seq: number;
+  readonly deletedSeq: number | null;
+  readonly erased: boolean;
+}
+
+/** A visible item: its seq, id and kind. */
+export interface VisibleItem {
+  readonly seq: number;
+  readonly id: string;
+  readonly kind: 'message' | 'document';
+}
+
+/** Queries over the item index of one read-model file. */
+export interface ItemWindows {
+  /** The read models' keys of every memory they hold. */
+  memoryKeys(): number[];
+  /** The read models' key of a memory id (undefined: they hold nothing of it). */
+  memOf(memoryId: string): number | undefined;
+  /** The memory id of the read models' key `mem` (undefined: unknown key). */
+  memoryIdOf(mem: number): string | undefined;
+  /** The read models' checkpoint of a memory (-1: none) and the id of the event there. */
+  checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
+  /** The id of the event at `seq` (undefined: the item index holds no such seq). */
+  idAt(mem: number, seq: number): string | undefined;
+  /** Seqs of content not erased after `after`, at most `limit`, in order. */
+  contentAfter(mem: number, after: number, limit: number): number[];
+  /** The current windows of the items at `seqs` (absent seqs are left out). */
+  windowsOf(mem: number, seqs: readonly number[]): Map<number, ItemWindow>;
+  /** Items (with their deletion) deleted by a Deletion after `after` up to `upTo`. */
+  deletedBetween(mem: number, after: number, upTo: number): { seq: number; deletedSeq: number }[];
+  /** Seqs of items erased by an Erasure after `after` up to `upTo`. */
+  erasedBetween(mem: number, after: number, upTo: number): number[];
+  /** Content items not erased written after `after` up to `upTo`: how far vectors lag. */
+  contentBetween(mem: number, after: number, upTo: number): number;
+  /** The items of `seqs` visible right after `asOf` (written by then, not deleted by then, not erased). */
+  visibleAt(mem: number, seqs: readonly number[], asOf: number): Map<number, VisibleItem>;
+}
+
+/** Prepares the queries on `db` (the read-model tables must exist). */
+export function prepareItemWindows(db: Database.Database): ItemWindows {
+  const sql = {
+    memoryKeys: db.prepare<[], number>('SELECT mem FROM rm_memories ORDER BY mem').pluck(),
+    memoryId: db
+      .prepare<[number], string>('SELECT memory_id FROM rm_memories WHERE mem = ?')
+      .pluck(),
+    mem: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
+    checkpoint: db.prepare<[number], { seq: number; id: string }>(
+      'SELECT seq, id FROM rm_items WHERE mem = ? ORDER BY seq DESC LIMIT 1',
+    ),
+    idAt: db
+      .prepare<[number, number], string>('SELECT id FROM rm_items WHERE mem = ? AND seq = ?')
+      .pluck(),
+    contentAfter: db
+      .prepare<[number, number, number], number>(
+        `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND erased_seq IS NULL
+          ORDER BY seq LIMIT ?`,
+      )
+      .pluck(),
+    windows: db.prepare<
+      [number, string],
+      { seq: number; deleted_seq: number | null; erased_seq: number | null }
+    >(
+      `SELECT seq, deleted_seq, erased_seq FROM rm_items
+        WHERE mem = ? AND seq IN (SELECT value FROM json_each(?))`,
+    ),
+    deleted: db.prepare<[number, number, number], { seq: number; deletedSeq: number }>(
+      `SELECT seq, deleted_seq AS deletedSeq FROM rm_items
+        WHERE mem = ? AND deleted_seq > ? AND deleted_seq <= ?`,
+    ),
+    erased: db
+      .prepare<[number, number, number], number>(
+        'SELECT seq FROM rm_items WHERE mem = ? AND erased_seq > ? AND erased_seq <= ?',
+      )
+      .pluck(),
+    contentBetween: db
+      .prepare<[number, number, number], number>(
+        `SELECT count(*) FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
+            AND erased_seq IS NULL`,
+      )
+      .pluck(),
+    visible: db.prepare<
+      [number, string, number, number, number],
+      { seq: number; id: string; kind: number }
+    >(
+      `SELECT seq, id, kind FROM rm_items
+        WHERE mem = ? AND seq IN (SELECT value FROM json_each(?)) AND kind < 2 AND seq <= ?
+          AND (deleted_seq IS NULL OR deleted_seq > ?) AND erased_seq IS NULL AND ? >= 0`,
+    ),
+  };
+  return {
+    memoryKeys: () => sql.memoryKeys.all(),
+    memOf: (memoryId) => sql.mem.get(memoryId),
+    memoryIdOf: (mem) => sql.memoryId.get(mem),
+    checkpoint(mem) {
+      const row = sql.checkpoint.get(mem);
+      return { seq: row?.seq ?? -1, id: row?.id ?? null };
+    },
+    idAt: (mem, seq) => sql.idAt.get(mem, seq),
+    contentAfter: (mem, after, limit) => sql.contentAfter.all(mem, after, limit),
+    windowsOf(mem, seqs) {
+      const out = new Map<number, ItemWindow>();
+      if (seqs.length === 0) return out;
+      for (const row of sql.windows.all(mem, JSON.stringify(seqs)))
+        out.set(row.seq, {
+          seq: row.seq,
+          deletedSeq: row.deleted_seq,
+          erased: row.erased_seq !== null,
+        });
+      return out;
+    },
+    deletedBetween: (mem, after, upTo) => sql.deleted.all(mem, after, upTo),
+    erasedBetween: (mem, after, upTo) => sql.erased.all(mem, after, upTo),
+    contentBetween: (mem, after, upTo) =>
+      upTo <= after ? 0 : (sql.contentBetween.get(mem, after, upTo) ?? 0),
+    visibleAt(mem, seqs, asOf) {
+      const out = new Map<number, VisibleItem>();
+      if (seqs.length === 0) return out;
+      for (const row of sql.visible.all(mem, JSON.stringify(seqs), asOf, asOf, asOf))
+        out.set(row.seq, {
+          seq: row.seq,
+          id: row.id,
+          kind: row.kind === 0 ? 'message' : 'document',
+        });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,299 @@
+/**
+ * The vector index of one read-model file: a projection of the log's content into sqlite-vec
+ * `vec0` tables (vector-layout.ts), exact as of any seq, following the read models under a
+ * checkpoint of its own. What needs no model (deletions, erasures) follows synchronously
+ * (vector-sync.ts); embedding follows in batches off the append path (vector-catch-up.ts).
+ *
+ * A model change is a new version built beside the old one: until the new version has caught
+ * up with a memory once, the previous model serves that memory when the application still
+ * configures it (`previous`), and recall is lexical otherwise. Versions neither configured nor
+ * still needed are dropped once the current one has caught up with every memory.
+ */
+import type Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { MemoryError, type Sequenced } from '../core/index.js';
+import type { Embedder } from '../embeddings/index.js';
+import { DEFAULT_MAX_CHARS } from './item-text.js';
+import { prepareItemWindows, type ItemWindows } from './item-windows.js';
+import { embedNextBatch, type BatchOutcome } from './vector-catch-up.js';
+import type { VectorContext } from './vector-context.js';
+import {
+  QUANTIZATIONS,
+  dropVectorVersion,
+  ensureVectorTables,
+  registeredVersions,
+  vectorVersion,
+  type Quantization,
+  type VectorVersion,
+} from './vector-layout.js';
+import { VectorMemories } from './vector-memories.js';
+import {
+  prepareProgressTable,
+  versionProgress,
+  type ProgressTable,
+  type VersionProgress,
+} from './vector-progress.js';
+import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
+import { forgetVectors, resetVectors, syncWindows } from './vector-sync.js';
+import { prepareVectorTable, type VectorTable } from './vector-table.js';
+
+/** Options of {@link openVectorIndex}. */
+export interface VectorIndexOptions {
+  /** The model whose vectors are built and searched. */
+  readonly embedder: Embedder;
+  /** The model of an earlier version, serving a memory until the current one caught up with it. */
+  readonly previous?: Embedder | undefined;
+  /** How searched vectors are stored. @defaultValue 'none' (float32: exact top k) */
+  readonly quantization?: Quantization | undefined;
+  /** Items per embedding batch (one write transaction each). @defaultValue 256 */
+  readonly batchSize?: number | undefined;
+  /** Characters of an item that are embedded. @defaultValue 8000 */
+  readonly maxChars?: number | undefined;
+  /** Quantized KNN candidates per wanted hit, re-scored with the floats. @defaultValue 4 */
+  readonly oversample?: number | undefined;
+  /**
+   * Bytes of the file the connection maps into memory (`PRAGMA mmap_size`; 0: none). A KNN reads
+   * every vector of a memory: through SQLite's page cache that is a copy of each page per query,
+   * mapped it is a read of memory the OS already caches. @defaultValue 2 GiB (SQLite's maximum)
+   */
+  readonly mmapBytes?: number | undefined;
+}
+
+/** SQLite's default upper bound of `mmap_size` (SQLITE_MAX_MMAP_SIZE). */
+const MAX_MMAP = 0x7fff0000;
+
+/** What the vector index reads the log's content with (the read models' own loader). */
+export interface VectorSource {
+  /** The read-model file's connection (its tables `rm_items`, `rm_memories` beside). */
+  readonly db: Database.Database;
+  /** Content events of the memory `memoryId` (the read models' key `mem`) by seq, in plain text. */
+  events(mem: number, memoryId: string, seqs: readonly number[]): Sequenced[];
+  /** Asks for a scrub of the file's write-ahead log. */
+  scrub(): void;
+}
+
+/** Which version serves a memory now, with its model. */
+export interface Serving {
+  readonly table: VectorTable;
+  readonly embedder: Embedder;
+  /** `current`, or `previous` while the current model is being built for the memory. */
+  readonly which: 'current' | 'previous';
+}
+
+/** How far a version stands in one memory, for metrics and answers. */
+export interface VectorLag {
+  /** Rows are complete up to this seq (null: none). */
+  readonly indexedThroughSeq: number | null;
+  /** Content items not embedded yet, up to the seq asked about. */
+  readonly behind: number;
+  /** True once the version has caught up with the memory (it serves). */
+  readonly ready: boolean;
+}
+
+/** The vector index of one read-model file. */
+export class VectorIndex {
+  private readonly running = new Map<number, Promise<unknown>>();
+  private readonly context: VectorContext;
+  private readonly memories: VectorMemories;
+  private readonly batchSize: number;
+  private readonly maxChars: number;
+
+  private constructor(
+    private readonly source: VectorSource,
+    private readonly options: VectorIndexOptions,
+    readonly windows: ItemWindows,
+    private readonly progressTable: ProgressTable,
+    readonly current: VectorTable,
+    private readonly previous: VectorTable | undefined,
+    private readonly tables: VectorTable[],
+  ) {
+    this.batchSize = options.batchSize ?? 256;
+    this.maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+    this.memories = new VectorMemories(source.db, windows);
+    this.context = {
+      db: source.db,
+      windows,
+      progress: progressTable,
+      tables: this.tables,
+      vmemOf: (mem, create) => this.memories.vmemOf(mem, create),
+      events: (mem, memoryId, seqs) => source.events(mem, memoryId, seqs),
+      scrub: () => source.scrub(),
+    };
+  }
+
+  /** Loads sqlite-vec into the file's connection and opens (or creates) the model's version. */
+  static open(source: VectorSource, options: VectorIndexOptions): VectorIndex {
+    const quantization = options.quantization ?? 'none';
+    if (!QUANTIZATIONS.includes(quantization)) {
+      throw new MemoryError(
+        'VALIDATION_FAILED',
+        `Invalid quantization ${JSON.stringify(quantization)}: must be none, int8 or binary.`,
+        { issues: [{ path: 'quantization', message: 'must be none, int8 or binary' }] },
+      );
+    }
+    const { db } = source;
+    sqliteVec.load(db);
+    const mmap = options.mmapBytes ?? MAX_MMAP;
+    if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
+      db.pragma(`mmap_size = ${Math.floor(mmap)}`);
+    const versionOf = (embedder: Embedder) =>
+      vectorVersion(embedder.model, embedder.dimensions, quantization);
+    const current = versionOf(options.embedder);
+    ensureVectorTables(db, current);
+    const previous = options.previous ? versionOf(options.previous) : undefined;
+    if (previous) ensureVectorTables(db, previous);
+    const tables = registeredVersions(db).map((version) => prepareVectorTable(db, version));
+    const byKey = (key: string) => tables.find((table) => table.version.key === key)!;
+    const ordered = [byKey(current.key), ...tables.filter((t) => t.version.key !== current.key)];
+    return new VectorIndex(
+      source,
+      options,
+      prepareItemWindows(db),
+      prepareProgressTable(db),
+      ordered[0]!,
+      previous && byKey(previous.key),
+      ordered,
+    );
+  }
+
+  /** Every version in the file, the current one first. */
+  get versions(): readonly VectorVersion[] {
+    return this.context.tables.map((table) => table.version);
+  }
+
+  /** Applies deletions and erasures to the rows (where search catches up, before a search). */
+  sync(mem: number): void {
+    syncWindows(this.context, mem);
+  }
+
+  /** Deletes an erased item's vectors in every version (inside the Erasure's transaction). */
+  forget(mem: number, seq: number): void {
+    forgetVectors(this.context, mem, seq);
+  }
+
+  /** Forgets every version's progress in a memory whose read models are rebuilt (rows are kept). */
+  reset(mem: number): void {
+    resetVectors(this.context, mem);
+  }
+
+  /**
+   * Embeds what the memory's serving version lacks, in batches, walking at most `maxItems` items
+   * (all by default); resolves with the items walked and the texts embedded. Calls for one
+   * memory run one after the other.
+   */
+  catchUp(
+    mem: number,
+    options: {
+      readonly maxItems?: number;
+      readonly signal?: AbortSignal;
+      readonly table?: VectorTable;
+    } = {},
+  ): Promise<{ items: number; embedded: number }> {
+    const before = this.running.get(mem) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.catchUpNow(mem, options));
+    this.running.set(mem, run);
+    const done = () => {
+      if (this.running.get(mem) === run) this.running.delete(mem);
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  private async catchUpNow(
+    mem: number,
+    options: {
+      readonly maxItems?: number;
+      readonly signal?: AbortSignal;
+      readonly table?: VectorTable;
+    },
+  ): Promise<{ items: number; embedded: number }> {
+    const table = options.table ?? this.current;
+    const embedder = table === this.current ? this.options.embedder : this.options.previous!;
+    const max = options.maxItems ?? Infinity;
+    let items = 0;
+    let embedded = 0;
+    if (max <= 0 || this.windows.checkpoint(mem).seq < 0) return { items, embedded };
+    for (;;) {
+      const batchSize = Math.max(1, Math.min(this.batchSize, max - items));
+      const outcome: BatchOutcome = await embedNextBatch(this.context, mem, {
+        table,
+        embedder,
+        batchSize,
+        maxChars: this.maxChars,
+        signal: options.signal,
+      });
+      items += outcome.items;
+      embedded += outcome.embedded;
+      if (outcome.done || items >= max) return { items, embedded };
+    }
+  }
+
+  /** The version that serves a memory now, or undefined (lexical) while none can. */
+  serving(mem: number): Serving | undefined {
+    const vmem = this.memories.vmemOf(mem, false);
+    const ready = (table: VectorTable) =>
+      vmem !== undefined && this.progressTable.get(table.version.key, vmem).ready;
+    if (this.windows.checkpoint(mem).seq < 0 || ready(this.current))
+      return { table: this.current, embedder: this.options.embedder, which: 'current' };
+    if (this.previous && this.options.previous && ready(this.previous))
+      return { table: this.previous, embedder: this.options.previous, which: 'previous' };
+    return undefined;
+  }
+
+  /** How far `table` (the current version by default) stands in a memory, as of `asOfSeq`. */
+  lag(mem: number, asOfSeq: number, table: VectorTable = this.current): VectorLag {
+    const vmem = this.memories.vmemOf(mem, false);
+    const progress =
+      vmem === undefined ? undefined : this.progressTable.get(table.version.key, vmem);
+    const through = progress?.seq ?? -1;
+    return {
+      indexedThroughSeq: through < 0 ? null : through,
+      behind: this.windows.contentBetween(mem, through, asOfSeq),
+      ready: progress?.ready ?? this.windows.checkpoint(mem).seq < 0,
+    };
+  }
+
+  /** The nearest visible items to `query` (a vector of the table's model) as of a seq. */
+  search(
+    mem: number,
+    table: VectorTable,
+    query: Float32Array,
+    options: VectorSearchOptions,
+  ): VectorHit[] {
+    const vmem = this.memories.vmemOf(mem, false);
+    if (vmem === undefined) return [];
+    const through = this.progressTable.get(table.version.key, vmem).seq;
+    return searchVectors({ table, windows: this.windows, mem, vmem, through }, query, {
+      ...options,
+      oversample: this.options.oversample ?? 4,
+    });
+  }
+
+  /** Every version's progress over the memories (for logs and `/metrics`). */
+  progress(): VersionProgress[] {
+    return this.tables.map((table) =>
+      versionProgress(table.version, table === this.current, this.progressTable, this.windows),
+    );
+  }
+
+  /**
+   * Drops the versions of models no longer configured once the current one is ready in every
+   * memory the file's read models hold; returns the keys dropped.
+   */
+  retireOldVersions(memoryKeys: readonly number[]): string[] {
+    const everywhere = memoryKeys.every(
+      (mem) => this.lag(mem, this.windows.checkpoint(mem).seq).ready,
+    );
+    if (!everywhere) return [];
+    const keep = new Set([this.current.version.key, this.previous?.version.key]);
+    const dropped = this.context.tables.filter((table) => !keep.has(table.version.key));
+    for (const table of dropped) dropVectorVersion(this.source.db, table.version.key);
+    this.tables.splice(0, this.tables.length, ...this.tables.filter((t) => !dropped.includes(t)));
+    return dropped.map((table) => table.version.key);
+  }
+}
+
+/** Opens the vector index of a read-model file. */
+export function openVectorIndex(source: VectorSource, options: VectorIndexOptions): VectorIndex {
+  return VectorIndex.open(source, options);
+}

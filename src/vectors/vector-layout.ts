@@ -1,0 +1,150 @@
+/**
+ * The vector tables in the read-model file. Each (model, dimensions, quantization) is a version
+ * with tables of its own, named by a digest of the three, so a model change builds a new version
+ * beside the old one and never mixes vectors of two models. A version holds:
+ * - `<key>_vec`, a sqlite-vec `vec0` table: one row per item, rowid `vmem * 2^40 + seq`,
+ *   partitioned by memory (a KNN reads only its memory's chunks), with the item's visibility
+ *   window as metadata filtered inside the KNN: `written` (its seq) and `gone` (the seq of the
+ *   Deletion that removed it, or {@link NEVER}). Quantized versions search a `bit` or `int8` copy
+ *   and keep the float vector in a second column for re-scoring.
+ * - `<key>_keys`: each row's content digest, indexed, so an item whose text is already embedded
+ *   (a rebuild, the same text in another memory) copies that vector instead of asking the model.
+ *
+ * Shared by every version: the registry (`vec_versions`), the memories (`vec_memories`: keys of
+ * their own, so the vectors survive a rebuild of the other read models, whose keys may change),
+ * and each version's progress per memory (`vec_progress`). The tables are named `vec_*`: the
+ * read models' layout changes (which drop `rm_*` and `search_*`) leave them alone.
+ */
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { MemoryError } from '../core/index.js';
+
+/** How the vectors a KNN reads are stored: as floats, or quantized with floats kept for re-scoring. */
+export type Quantization = 'none' | 'int8' | 'binary';
+
+/** Every quantization, for validation. */
+export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary'];
+
+/** The layout of a version's tables; another layout is a new version (built beside). */
+export const VECTOR_LAYOUT = 1;
+
+/** `gone` of an item no Deletion removed. */
+export const NEVER = 2n ** 62n;
+
+/** Rows of one memory span `vmem * 2^40` up to the next memory; seqs stay below 2^40. */
+export const SEQ_SPAN = 2n ** 40n;
+
+/** One version: the model, its dimensions and how its vectors are stored. */
+export interface VectorVersion {
+  /** The prefix of its tables. */
+  readonly key: string;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly quantization: Quantization;
+}
+
+/** The version of `model` with `dimensions` stored with `quantization`. */
+export function vectorVersion(
+  model: string,
+  dimensions: number,
+  quantization: Quantization,
+): VectorVersion {
+  const digest = createHash('sha256')
+    .update(`${VECTOR_LAYOUT}\0${model}\0${dimensions}\0${quantization}`)
+    .digest('hex');
+  return { key: `vec_${digest.slice(0, 16)}`, model, dimensions, quantization };
+}
+
+/** The rowid of the item at `seq` of the memory `vmem`. */
+export function rowKey(vmem: number, seq: number): bigint {
+  return BigInt(vmem) * SEQ_SPAN + BigInt(seq);
+}
+
+/** The seq of a rowid. */
+export function seqOfKey(key: bigint | number): number {
+  return Number(BigInt(key) % SEQ_SPAN);
+}
+
+const SHARED_SCHEMA = `
+CREATE TABLE IF NOT EXISTS vec_versions (
+  key          TEXT    PRIMARY KEY,
+  model        TEXT    NOT NULL,
+  dimensions   INTEGER NOT NULL,
+  quantization TEXT    NOT NULL,
+  created_at   TEXT    NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS vec_memories (
+  vmem      INTEGER PRIMARY KEY,
+  memory_id TEXT    NOT NULL UNIQUE
+) STRICT;
+-- Per version and memory: the seq its rows are complete through (and that event's id, to tell
+-- a log restored from elsewhere), the seq its windows are current through, and whether it has
+-- once caught up with the memory (a version still building does not serve).
+CREATE TABLE IF NOT EXISTS vec_progress (
+  key     TEXT    NOT NULL,
+  vmem    INTEGER NOT NULL,
+  seq     INTEGER NOT NULL,
+  id      TEXT,
+  windows INTEGER NOT NULL,
+  ready   INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (key, vmem)
+) STRICT, WITHOUT ROWID;
+`;
+
+/** vec0's chunk: rows allocated at once per memory; smaller chunks slow the KNN down. */
+const CHUNK_SIZE = 512;
+
+/** Creates the shared tables and those of `version` when missing, and registers the version. */
+export function ensureVectorTables(db: Database.Database, version: VectorVersion): void {
+  const { key, dimensions, quantization } = version;
+  const vectors =
+    quantization === 'none'
+      ? `emb float[${dimensions}]`
+      : `emb ${quantization === 'int8' ? 'int8' : 'bit'}[${dimensions}], exact float[${dimensions}]`;
+  if (quantization === 'binary' && dimensions % 8 !== 0) {
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Binary quantization needs dimensions divisible by 8, got ${dimensions}.`,
+      { issues: [{ path: 'quantization', message: 'binary needs dimensions divisible by 8' }] },
+    );
+  }
+  db.transaction(() => {
+    db.exec(SHARED_SCHEMA);
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${key}_vec USING vec0(
+      vmem integer partition key, ${vectors}, written integer, gone integer,
+      chunk_size=${CHUNK_SIZE})`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${key}_keys (
+      key INTEGER PRIMARY KEY, digest BLOB NOT NULL) STRICT`);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${key}_keys_digest ON ${key}_keys (digest)`);
+    db.prepare(
+      `INSERT OR IGNORE INTO vec_versions (key, model, dimensions, quantization, created_at)
+       VALUES (?, ?, ?, ?, ?)`,
+    ).run(key, version.model, dimensions, quantization, new Date().toISOString());
+  }).immediate();
+}
+
+/** Every registered version, oldest first. */
+export function registeredVersions(db: Database.Database): VectorVersion[] {
+  const exists = db
+    .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'vec_versions'")
+    .get();
+  if (!exists) return [];
+  return db
+    .prepare<[], VectorVersion>(
+      'SELECT key, model, dimensions, quantization FROM vec_versions ORDER BY created_at, key',
+    )
+    .all();
+}
+
+/** Drops a version's tables and progress (a retired model). */
+export function dropVectorVersion(db: Database.Database, key: string): void {
+  if (!/^vec_[0-9a-f]{16}$/.test(key)) throw new Error(`Not a vector version key: ${key}`);
+  const run = () => {
+    db.exec(`DROP TABLE IF EXISTS ${key}_vec`);
+    db.exec(`DROP TABLE IF EXISTS ${key}_keys`);
+    db.prepare('DELETE FROM vec_progress WHERE key = ?').run(key);
+    db.prepare('DELETE FROM vec_versions WHERE key = ?').run(key);
+  };
+  if (db.inTransaction) run();
+  else db.transaction(run).immediate();
+}

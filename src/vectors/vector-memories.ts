@@ -1,0 +1,37 @@
+import type Database from 'better-sqlite3';
+import type { ItemWindows } from './item-windows.js';
+
+/**
+ * The vectors' own keys of memories (`vec_memories`): the read models' keys may change when they
+ * are rebuilt under a new layout, the vectors' rows (keyed `vmem * 2^40 + seq`) must not.
+ */
+export class VectorMemories {
+  private readonly known = new Map<number, number>();
+  private readonly find: Database.Statement<[string], number>;
+  private readonly insert: Database.Statement<[string]>;
+
+  constructor(
+    db: Database.Database,
+    private readonly windows: ItemWindows,
+  ) {
+    this.find = db
+      .prepare<[string], number>('SELECT vmem FROM vec_memories WHERE memory_id = ?')
+      .pluck();
+    this.insert = db.prepare<[string]>('INSERT OR IGNORE INTO vec_memories (memory_id) VALUES (?)');
+  }
+
+  /** The vectors' key of the read models' key `mem`; created when `create` (else undefined). */
+  vmemOf(mem: number, create: boolean): number | undefined {
+    const known = this.known.get(mem);
+    if (known !== undefined) return known;
+    const memoryId = this.windows.memoryIdOf(mem);
+    if (memoryId === undefined) return undefined;
+    let vmem = this.find.get(memoryId);
+    if (vmem === undefined && create) {
+      this.insert.run(memoryId);
+      vmem = this.find.get(memoryId);
+    }
+    if (vmem !== undefined) this.known.set(mem, vmem);
+    return vmem;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The KNN as of a seq. Only rows of content visible right after `asOfSeq` are candidates: the
+ * window filter (`written <= n AND gone > n`) runs inside vec0's scan, so the top k at n is the
+ * brute-force top k over that content (float vectors), not a filtered top k of everything. Rows
+ * past the version's checkpoint are left out (their windows may not be current yet), and every
+ * hit is checked against the item index once more before it is returned.
+ */
+import type { ItemWindows } from './item-windows.js';
+import { cosineOfDistance, unitVector } from './item-text.js';
+import { seqOfKey } from './vector-layout.js';
+import type { Neighbour, VectorTable } from './vector-table.js';
+
+/** Options of a vector search. */
+export interface VectorSearchOptions {
+  /** Search the content visible right after this seq. */
+  readonly asOfSeq: number;
+  /** At most this many hits. */
+  readonly limit: number;
+}
+
+/** One vector hit. */
+export interface VectorHit {
+  readonly id: string;
+  readonly kind: 'message' | 'document';
+  readonly seq: number;
+  /** Cosine similarity to the query (from the float vectors); higher is better. */
+  readonly score: number;
+}
+
+/** Where a search runs: a version's table, one memory, and how far its rows are complete. */
+export interface SearchScope {
+  readonly table: VectorTable;
+  readonly windows: ItemWindows;
+  readonly mem: number;
+  readonly vmem: number;
+  /** The version's checkpoint in the memory. */
+  readonly through: number;
+}
+
+/** vec0's largest `k`. */
+const MAX_K = 4096;
+
+/** The nearest visible items, best first. */
+export function searchVectors(
+  scope: SearchScope,
+  query: Float32Array,
+  options: VectorSearchOptions & { readonly oversample: number },
+): VectorHit[] {
+  const { table, windows, mem, vmem, through } = scope;
+  const limit = Math.min(Math.floor(options.limit), MAX_K);
+  const asOf = Math.floor(options.asOfSeq);
+  if (!(limit > 0) || asOf < 0 || through < 0) return [];
+  const unit = unitVector(query);
+  const quantized = table.version.quantization !== 'none';
+  const k = quantized ? Math.min(MAX_K, limit * Math.max(1, options.oversample)) : limit;
+  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf);
+  if (quantized) neighbours = rescored(table, unit, neighbours);
+  const seqs = neighbours.map((n) => seqOfKey(n.key));
+  const visible = windows.visibleAt(mem, seqs, asOf);
+  const hits: VectorHit[] = [];
+  for (const n of neighbours) {
+    const item = visible.get(seqOfKey(n.key));
+    if (item) hits.push({ ...item, score: cosineOfDistance(n.distance) });
+    if (hits.length === limit) break;
+  }
+  return hits;
+}
+
+/** The candidates ordered by their float vectors' distance (quantized versions). */
+function rescored(table: VectorTable, query: Float32Array, candidates: Neighbour[]): Neighbour[] {
+  const exact = table.exact(
+    query,
+    candidates.map((n) => n.key),
+  );
+  return candidates
+    .flatMap((n) => {
+      const distance = exact.get(n.key);
+      return distance === undefined ? [] : [{ key: n.key, distance }];
+    })
+    .sort((a, b) => a.distance - b.distance || (a.key < b.key ? -1 : 1));
+}

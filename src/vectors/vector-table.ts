@@ -1,0 +1,152 @@
+/**
+ * The statements over one version's tables (vector-layout.ts): rows in and out, windows, the
+ * digest cache, the KNN and the float re-scoring of a quantized version. Vectors go in as unit
+ * float32 (the index normalizes them), so the L2 distance orders like the cosine.
+ */
+import type Database from 'better-sqlite3';
+import type { VectorVersion } from './vector-layout.js';
+
+/** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
+export interface Neighbour {
+  readonly key: bigint;
+  readonly distance: number;
+}
+
+/** One row to write: its key, memory, vector, window and content digest. */
+export interface VectorRow {
+  readonly key: bigint;
+  readonly vmem: number;
+  readonly vector: Float32Array;
+  readonly written: number;
+  readonly gone: bigint;
+  readonly digest: Buffer;
+}
+
+/** The statements over one version. */
+export interface VectorTable {
+  readonly version: VectorVersion;
+  insert(row: VectorRow): void;
+  setGone(key: bigint, gone: bigint): void;
+  /** Deletes the row and its digest; false when there was none. */
+  remove(key: bigint): boolean;
+  /** The digests of the rows at `keys` that exist. */
+  digests(keys: readonly bigint[]): Map<bigint, Buffer>;
+  /** The float vector of some row whose content has `digest` (the cache), if any. */
+  cached(digest: Buffer): Float32Array | undefined;
+  /** The `k` nearest rows of memory `vmem` written at or before `writtenUpTo`, gone after `goneAfter`. */
+  knn(
+    query: Float32Array,
+    k: number,
+    vmem: number,
+    writtenUpTo: number,
+    goneAfter: number,
+  ): Neighbour[];
+  /** Exact L2 distances of the rows at `keys` (the float vectors) to `query`. */
+  exact(query: Float32Array, keys: readonly bigint[]): Map<bigint, number>;
+  /** The keys of the rows from `from` to `to` (one memory's range, or part of it). */
+  keysBetween(from: bigint, to: bigint): bigint[];
+}
+
+/** The bytes of a float32 vector, as sqlite-vec reads them. */
+export function vectorBytes(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** Prepares the statements of `version` on `db` (its tables must exist). */
+export function prepareVectorTable(db: Database.Database, version: VectorVersion): VectorTable {
+  const { key: t, quantization } = version;
+  const quantize =
+    quantization === 'none'
+      ? '?'
+      : quantization === 'int8'
+        ? "vec_quantize_int8(?, 'unit')"
+        : 'vec_quantize_binary(?)';
+  // The float vector: the searched column itself, or the copy kept for re-scoring.
+  const floats = quantization === 'none' ? 'emb' : 'exact';
+  const insertVec = db.prepare<unknown[]>(
+    quantization === 'none'
+      ? `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ?, ?, ?)`
+      : `INSERT INTO ${t}_vec (rowid, vmem, emb, exact, written, gone)
+         VALUES (?, ?, ${quantize}, ?, ?, ?)`,
+  );
+  const sql = {
+    insertKey: db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_keys (key, digest) VALUES (?, ?)`),
+    setGone: db.prepare<[bigint, bigint]>(`UPDATE ${t}_vec SET gone = ? WHERE rowid = ?`),
+    removeVec: db.prepare<[bigint]>(`DELETE FROM ${t}_vec WHERE rowid = ?`),
+    removeKey: db.prepare<[bigint]>(`DELETE FROM ${t}_keys WHERE key = ?`),
+    digests: db
+      .prepare<[string], { key: bigint; digest: Buffer }>(
+        `SELECT key, digest FROM ${t}_keys WHERE key IN (SELECT value FROM json_each(?))`,
+      )
+      .safeIntegers(true),
+    byDigest: db
+      .prepare<[Buffer], bigint>(`SELECT key FROM ${t}_keys WHERE digest = ? LIMIT 1`)
+      .pluck()
+      .safeIntegers(true),
+    floatsOf: db
+      .prepare<[bigint], Buffer>(`SELECT ${floats} FROM ${t}_vec WHERE rowid = ?`)
+      .pluck(),
+    knn: db
+      .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(
+        `SELECT rowid AS key, distance FROM ${t}_vec
+          WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`,
+      )
+      .safeIntegers(true),
+    exact: db
+      .prepare<[Buffer, string], { key: bigint; distance: number }>(
+        `SELECT rowid AS key, vec_distance_l2(${floats}, ?) AS distance FROM ${t}_vec
+          WHERE rowid IN (SELECT value FROM json_each(?))`,
+      )
+      .safeIntegers(true),
+    keysBetween: db
+      .prepare<[bigint, bigint], bigint>(`SELECT key FROM ${t}_keys WHERE key BETWEEN ? AND ?`)
+      .pluck()
+      .safeIntegers(true),
+  };
+  const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
+  return {
+    version,
+    insert({ key, vmem, vector, written, gone, digest }) {
+      const bytes = vectorBytes(vector);
+      const values =
+        quantization === 'none'
+          ? [key, BigInt(vmem), bytes, BigInt(written), gone]
+          : [key, BigInt(vmem), bytes, bytes, BigInt(written), gone];
+      insertVec.run(...values);
+      sql.insertKey.run(key, digest);
+    },
+    setGone: (key, gone) => void sql.setGone.run(gone, key),
+    remove(key) {
+      sql.removeKey.run(key);
+      return sql.removeVec.run(key).changes > 0;
+    },
+    digests(keys) {
+      const out = new Map<bigint, Buffer>();
+      if (keys.length === 0) return out;
+      for (const row of sql.digests.all(list(keys))) out.set(row.key, row.digest);
+      return out;
+    },
+    cached(digest) {
+      const key = sql.byDigest.get(digest);
+      const bytes = key === undefined ? undefined : sql.floatsOf.get(key);
+      if (bytes === undefined) return undefined;
+      return new Float32Array(
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      );
+    },
+    knn(query, k, vmem, writtenUpTo, goneAfter) {
+      if (writtenUpTo < 0 || k < 1) return [];
+      return sql.knn
+        .all(vectorBytes(query), k, BigInt(vmem), BigInt(writtenUpTo), BigInt(goneAfter))
+        .map((row) => ({ key: row.key, distance: Number(row.distance) }));
+    },
+    exact(query, keys) {
+      const out = new Map<bigint, number>();
+      if (keys.length === 0) return out;
+      for (const row of sql.exact.all(vectorBytes(query), list(keys)))
+        out.set(row.key, Number(row.distance));
+      return out;
+    },
+    keysBetween: (from, to) => sql.keysBetween.all(from, to),
+  };
+}
