@@ -25,6 +25,7 @@ import { benchSqliteAppend } from './sqlite-append.bench.js';
 import { benchStateAtSeq } from './state-at-seq.bench.js';
 import { benchTracingOverhead } from './tracing-overhead.bench.js';
 import { benchVectors } from './vectors.bench.js';
+import { benchTreeAppend } from './tree-append.bench.js';
 import { benchVerifiableLog } from './verifiable-log.bench.js';
 
 const quick = process.argv.includes('--quick');
@@ -68,6 +69,10 @@ await bench('rebuild', () => benchRebuild(quick ? 20_000 : 200_000));
 await bench('open-memory', async () => {
   await benchOpenMemory(quick ? 100_000 : 1_000_000);
   if (large) await benchOpenMemory(10_000_000);
+});
+await bench('tree-append', async () => {
+  await benchTreeAppend(quick ? 200 : 1000, 1, 'FULL', quick ? 3 : 7);
+  await benchTreeAppend(quick ? 20 : 100, 100, 'NORMAL', quick ? 3 : 7);
 });
 await bench('verifiable-log', () =>
   benchVerifiableLog(quick ? 100_000 : 1_000_000, quick ? 200 : 1000),

@@ -1,7 +1,9 @@
 /**
  * The gauges read at collection time: open memories, the read models' lag behind their logs
  * (the largest over the most recently used open memories, in events and in seconds), and the
- * erasures whose clean-up (the scrub of old page images) is pending, and for how long. Registered
+ * erasures whose clean-up (the scrub of old page images) is pending, and for how long; with an
+ * embedder, each vector index version's progress (content not embedded yet, memories caught
+ * up), so a model change can be watched while it builds. Registered
  * while the application runs; they read through the untraced store, so a scrape makes no spans.
  */
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
@@ -10,7 +12,7 @@ import type { Memledger } from '../memory/index.js';
 import { MEMLEDGER, MEMORY_STORE } from '../nest.js';
 import type { MemoryStore } from '../store/event-log.port.js';
 import { readModelLag, type ReadModelLag } from '../memory/traced/index.js';
-import { MetricName, SCOPE } from '../telemetry/index.js';
+import { MemledgerAttr, MetricName, SCOPE } from '../telemetry/index.js';
 
 /** The open-memory and lag gauges of one application. */
 @Injectable()
@@ -49,9 +51,45 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       description: 'How long the oldest pending erasure clean-up has been waiting (0: none).',
       unit: 's',
     });
-    const observed: Observable[] = [open, lagEvents, lagSeconds, cleanupPending, cleanupSeconds];
+    const vectorsBehind = meter.createObservableGauge(MetricName.vectorsBehind, {
+      description: 'Content items a vector index version has not embedded yet, over all memories.',
+      unit: '{item}',
+    });
+    const vectorsReady = meter.createObservableGauge(MetricName.vectorsMemoriesReady, {
+      description: 'Memories whose vectors of this version are caught up with their content.',
+      unit: '{memory}',
+    });
+    const vectorsMemories = meter.createObservableGauge(MetricName.vectorsMemories, {
+      description: 'Memories the read models hold, which a vector index version must cover.',
+      unit: '{memory}',
+    });
+    const observed: Observable[] = [
+      open,
+      lagEvents,
+      lagSeconds,
+      cleanupPending,
+      cleanupSeconds,
+      vectorsBehind,
+      vectorsReady,
+      vectorsMemories,
+    ];
     const callback: BatchObservableCallback = async (result) => {
       result.observe(open, this.memledger.openMemories().length);
+      try {
+        for (const version of this.memledger.vectors?.progress() ?? []) {
+          const attributes = {
+            [MemledgerAttr.vectorsModel]: version.model,
+            [MemledgerAttr.vectorsDimensions]: version.dimensions,
+            [MemledgerAttr.vectorsQuantization]: version.quantization,
+            [MemledgerAttr.vectorsCurrent]: version.current,
+          };
+          result.observe(vectorsBehind, version.behind, attributes);
+          result.observe(vectorsReady, version.readyMemories, attributes);
+          result.observe(vectorsMemories, version.memories, attributes);
+        }
+      } catch {
+        // A read-model file that does not answer leaves the progress unreported.
+      }
       try {
         const backlog = this.memledger.erasureCleanup?.backlog();
         result.observe(cleanupPending, backlog?.erasures ?? 0);

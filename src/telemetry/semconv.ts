@@ -58,6 +58,14 @@ export const MemledgerAttr = {
   checkpoint: 'memledger.read_models.checkpoint',
   /** A rejection's error code (also `error.type`). */
   errorCode: 'memledger.error.code',
+  /** The embedding model of a vector index version. */
+  vectorsModel: 'memledger.vectors.model',
+  /** Its dimensions. */
+  vectorsDimensions: 'memledger.vectors.dimensions',
+  /** How it stores vectors: none (float32), int8 or binary. */
+  vectorsQuantization: 'memledger.vectors.quantization',
+  /** Whether it is the version recalls use now (a new model's is built beside the old one). */
+  vectorsCurrent: 'memledger.vectors.current',
 } as const;
 
 /** Span names of the store calls and read-model work under a memory operation. */
@@ -82,6 +90,9 @@ export const MetricName = {
   openMemories: 'memledger.memories.open',
   erasureCleanupPending: 'memledger.erasure.cleanup.pending',
   erasureCleanupSeconds: 'memledger.erasure.cleanup.pending.seconds',
+  vectorsBehind: 'memledger.vectors.behind',
+  vectorsMemoriesReady: 'memledger.vectors.memories.ready',
+  vectorsMemories: 'memledger.vectors.memories',
   sseClients: 'memledger.sse.clients',
 } as const;
 

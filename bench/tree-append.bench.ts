@@ -1,0 +1,95 @@
+/**
+ * What the verifiable log's tree costs an append on SQLite (issue 30's target: <= 1.1x): the
+ * same appends on fresh files, the read models in each append's transaction on both sides, and
+ * on one side the tree projection too, applied inline by the projection runtime as
+ * `openMemledger` registers it. Sides interleaved round by round; the ratio is the median of the
+ * rounds' ratios, so a slow fsync moment weighs on both sides of the round it falls in.
+ *
+ * On EventStoreDB the tree is not on the append path at all: it follows the log by catch-up when
+ * a checkpoint or a proof is asked for (src/memory/verifiable-log.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openProjectionRuntime } from '../src/projections/index.js';
+import { TREE_ROWS_TABLE, treeProjection } from '../src/projections/tree/index.js';
+import { openEmbeddedReadModels } from '../src/read-models/index.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
+import { diskMix } from './disk.bench.js';
+import { measure, median, report } from './support.js';
+
+type Sync = 'FULL' | 'NORMAL';
+
+/** Appends `events` in batches of `batch` on a fresh file; with `withTree`, the tree inline too. */
+async function appendSide(
+  path: string,
+  events: ReturnType<typeof diskMix>,
+  batch: number,
+  setup: { synchronous: Sync; withTree: boolean },
+): Promise<{ wall: number; cpu: number }> {
+  const store = openSqliteStore({ path, synchronous: setup.synchronous });
+  const embedded = store.embedded!;
+  const readModels = openEmbeddedReadModels(embedded);
+  if (setup.withTree) {
+    const runtime = openProjectionRuntime(readModels.database, readModels.location, store, (hook) =>
+      embedded.onAppend(hook),
+    );
+    runtime.register(treeProjection);
+  }
+  const log = store.log();
+  const took = await measure(async () => {
+    for (let i = 0; i < events.length; i += batch) await log.append(events.slice(i, i + batch));
+  });
+  if (setup.withTree) {
+    const leaves = readModels.database
+      .prepare(`SELECT count(*) FROM ${TREE_ROWS_TABLE}`)
+      .pluck()
+      .get() as number;
+    if (leaves !== events.length)
+      throw new Error(`the tree holds ${leaves} leaves, not ${events.length}`);
+  }
+  await store.close();
+  return took;
+}
+
+/** Runs `appends` appends of `batch` events each, `rounds` times a side. */
+export async function benchTreeAppend(
+  appends: number,
+  batch: number,
+  synchronous: Sync,
+  rounds: number,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'memledger-bench-tree-append-'));
+  const events = diskMix(appends * batch);
+  try {
+    const without: number[] = [];
+    const withTree: number[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which side goes first, so neither always meets a warmer disk.
+      const order = round % 2 === 0 ? [false, true] : [true, false];
+      const times = new Map<boolean, number>();
+      for (const tree of order) {
+        const path = join(dir, `r${round}-${tree ? 'tree' : 'plain'}.db`);
+        times.set(
+          tree,
+          (await appendSide(path, events, batch, { synchronous, withTree: tree })).wall,
+        );
+      }
+      without.push(times.get(false)!);
+      withTree.push(times.get(true)!);
+      ratios.push(times.get(true)! / times.get(false)!);
+    }
+    report(`tree-append-batch-${batch}-${synchronous}`, {
+      'appends x events': `${appends} x ${batch}`,
+      synchronous,
+      rounds,
+      'read models, no tree (median ms)': Math.round(median(without)),
+      'read models + tree (median ms)': Math.round(median(withTree)),
+      'with tree / without (median of rounds; target <= 1.1)': Number(median(ratios).toFixed(3)),
+      'rounds range': `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
