@@ -154,26 +154,13 @@ export function decodeTrustedJson(
   columns: Readonly<Record<string, unknown>> = {},
   version: number = EVENT_VERSIONS[kindOfType(type, seq, where)],
 ): Sequenced {
-  const kind = kindOfType(type, seq, where);
-  const parsed = JSON.parse(json) as StoredFields;
-  // The current version needs no upcast (the common case: a page loads hundreds of events).
-  const data =
-    version === EVENT_VERSIONS[kind] ? parsed : upcast(kind, version, parsed, { where, seq });
-  // One object, filled in place (a spread of the parsed fields into a literal copies them
-  // slowly), keys in the same order: kind, the columns, the payload's fields, seq. The payload
-  // was written from a strict schema's output, so it holds no `__proto__` key to assign.
-  const event: Record<string, unknown> = Object.assign({ kind }, columns, data);
-  event.seq = seq;
-  // Frozen but not marked validated (markValidated): nothing validated it here, and a WeakSet
-  // entry per event doubled the young-generation GC pause of a state page. Appending such an
-  // event again validates it in full, as any unmarked event.
-  return deepFreeze(event as unknown as Sequenced);
+  return decodeTrustedFields(type, JSON.parse(json) as StoredFields, seq, where, version, columns);
 }
 
 /**
  * Decodes stored fields a memledger store wrote itself from a validated event, without validating
- * them again: upcast from `version`, the kind checked against the type, frozen (see
- * {@link decodeTrustedJson}). For catch-ups and rebuilds of derived data.
+ * them again: upcast from `version`, the kind checked against the type, `columns` (fields a
+ * store keeps beside them) merged in, frozen. For catch-ups, rebuilds and read-model copies.
  */
 export function decodeTrustedFields(
   type: string,
@@ -181,13 +168,21 @@ export function decodeTrustedFields(
   seq: number,
   where: string,
   version: unknown = UNVERSIONED,
+  columns: Readonly<Record<string, unknown>> = {},
 ): Sequenced {
   const kind = kindOfType(type, seq, where);
+  // The current version needs no upcast (the common case: a page loads hundreds of events).
   const data =
     version === EVENT_VERSIONS[kind] ? fields : upcast(kind, version, fields, { where, seq });
-  const event: Record<string, unknown> = Object.assign({ kind }, data);
+  // One object, filled in place (a spread of the stored fields into a literal copies them
+  // slowly), keys in the same order: kind, the columns, the stored fields, seq. The fields were
+  // written from a strict schema's output, so they hold no `__proto__` key to assign.
+  const event: Record<string, unknown> = Object.assign({ kind }, columns, data);
   event.kind = kind;
   event.seq = seq;
+  // Frozen but not marked validated (markValidated): nothing validated it here, and a WeakSet
+  // entry per event doubled the young-generation GC pause of a state page. Appending such an
+  // event again validates it in full, as any unmarked event.
   return deepFreeze(event as unknown as Sequenced);
 }
 
