@@ -8,7 +8,7 @@
  */
 import { MemoryError, isMemoryError } from '../core/index.js';
 import type { ProjectionRuntime } from '../projections/index.js';
-import { leafHashOfEvent, leafOf, type TreeHandler } from '../projections/tree/index.js';
+import { leafOf, type TreeHandler } from '../projections/tree/index.js';
 import type {
   ArchivedCheckpoint,
   CheckpointArchive,
@@ -17,6 +17,7 @@ import type {
 import type { EventLog } from '../store/event-log.port.js';
 import {
   assertExtends,
+  leafHashOf,
   logIdentityLine,
   signCheckpoint,
   type LogIdentity,
@@ -160,9 +161,10 @@ export class VerifiableLog {
 
   /** The leaf of the event at `seq`, refused loudly when the tree recorded another one. */
   private async leafAt(log: EventLog, seq: number, tree: TreeHandler) {
-    for await (const projected of log.readProjected({ fromSeq: seq, toSeq: seq })) {
+    // Trusted: the leaf comes from the stored form, and the tree's recorded leaf checks it below.
+    for await (const projected of log.readProjected({ fromSeq: seq, toSeq: seq, trusted: true })) {
       const bytes = leafOf(log.memoryId, projected);
-      const hash = leafHashOfEvent(log.memoryId, projected);
+      const hash = leafHashOf(bytes);
       if (!equalBytes(hash, tree.leafHash(log.memoryId, seq))) {
         throw this.loud(
           new MemoryError(
