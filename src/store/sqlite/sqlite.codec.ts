@@ -10,9 +10,16 @@ import {
   MemoryError,
   type MemoryEvent,
   type Sequenced,
+  type StoredFields,
 } from '../../core/index.js';
 import { idKey, idOfHex, idOfKey } from '../../db/encodings.js';
-import { decodeEvent, decodeTrustedJson, kindOfType, type EventType } from '../codec.js';
+import {
+  decodeEvent,
+  decodeTrustedFields,
+  decodeTrustedJson,
+  kindOfType,
+  type EventType,
+} from '../codec.js';
 
 /**
  * The code of each wire type in `event_log.type`. Codes are part of the file format: never
@@ -100,6 +107,19 @@ export function decodeTrustedRow(row: PageRow, type: string, where: string): Seq
   const [seq, hexId, textId, , version, payload] = row;
   const id = hexId === null ? textId! : idOfHex(hexId);
   return decodeTrustedJson(type, payload, seq, where, { id }, version);
+}
+
+/**
+ * Decodes a stored row for a catch-up without validating it again (see {@link decodeTrustedRow});
+ * `fields` is its payload, when the caller parsed it already for the row's stored form.
+ */
+export function decodeTrustedStoredRow(
+  row: StoredRow,
+  type: string,
+  where: string,
+  fields = JSON.parse(row.payload) as StoredFields,
+): Sequenced {
+  return decodeTrustedFields(type, fields, row.seq, where, row.version, { id: idOfKey(row.id) });
 }
 
 /**

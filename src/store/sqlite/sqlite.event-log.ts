@@ -11,6 +11,7 @@ import {
   MemoryError,
   type MemoryEvent,
   type Sequenced,
+  type StoredFields,
 } from '../../core/index.js';
 import { validateAppendInput, type AppendLimits, type SizedEventLog } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
@@ -22,12 +23,11 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
-import { decodeTrustedJson, storedFormOf, storedFormOfEvent } from '../codec.js';
-import { idOfKey } from '../../db/encodings.js';
+import { storedFormOf, storedFormOfEvent } from '../codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
-import { decodeRow, typeOfCode } from './sqlite.codec.js';
+import { decodeRow, decodeTrustedStoredRow, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { CommitGroups } from '../../db/group-commit.js';
 import { openSqliteFile, translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
@@ -172,15 +172,10 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   const where = `SQLite ${ctx.path} memory ${memoryId}`;
   const decode = (row: EventRow) => ctx.decode(row, where);
   // A row this store appended was validated then: catch-ups take it as stored (upcast only).
-  const trusted = (row: EventRow) =>
-    decodeTrustedJson(
-      ctx.typeOf(row.type),
-      row.payload,
-      row.seq,
-      where,
-      { id: idOfKey(row.id) },
-      row.version,
-    );
+  const trusted = (row: EventRow, fields?: StoredFields) =>
+    decodeTrustedStoredRow(row, ctx.typeOf(row.type), where, fields);
+  // Trusted reads feed catch-ups, which take whole ranges: larger pages, fewer statements.
+  const pageSize = (options: ReadOptions) => (options.trusted ? 4096 : 512);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
   const entriesOf = storedEntries(sql, memoryId, where, ctx.typeOf, decode);
 
@@ -272,7 +267,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       const decodeRead = options.trusted ? trusted : decode;
       // Page through the range: an open better-sqlite3 iterator would block the connection across awaits.
       while (remaining > 0 && cursor >= range.lo && cursor <= range.hi) {
-        const max = Math.min(remaining, options.trusted ? 4096 : 512);
+        const max = Math.min(remaining, pageSize(options));
         const rows = run('read', () =>
           forwards
             ? sql.readForwards.all(memoryId, cursor, range.hi, max)
@@ -288,16 +283,17 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       const range = resolveReadRange({ ...options, direction: 'forwards' }, run('read', lastSeq));
       let remaining = range.limit;
       for (let cursor = range.lo; remaining > 0 && cursor <= range.hi;) {
-        const page = options.trusted ? 4096 : 512;
         const rows = run('read', () =>
-          sql.readForwards.all(memoryId, cursor, range.hi, Math.min(remaining, page)),
+          sql.readForwards.all(memoryId, cursor, range.hi, Math.min(remaining, pageSize(options))),
         );
         if (rows.length === 0) return;
         for (const row of rows) {
-          // Decoded first: a payload that is not an event is EVENT_DECODE_FAILED, named as such.
-          const event = options.trusted ? trusted(row) : decode(row);
-          const stored = storedFormOf(ctx.typeOf(row.type), row.version, JSON.parse(row.payload));
-          yield { event, stored };
+          // Validated: decoded first, so a payload that is not an event is EVENT_DECODE_FAILED,
+          // named as such. Trusted: the payload is parsed once for the event and its stored form.
+          const validated = options.trusted ? undefined : decode(row);
+          const fields = JSON.parse(row.payload) as StoredFields;
+          const event = validated ?? trusted(row, fields);
+          yield { event, stored: storedFormOf(ctx.typeOf(row.type), row.version, fields) };
         }
         remaining -= rows.length;
         cursor = rows.at(-1)!.seq + 1;
