@@ -74,7 +74,9 @@ describeBrowser('reading the page in Chromium', () => {
         await page.locator(`#deleted li[data-id="${long.id}"]`).waitFor();
         const events = deletion.seq + 1;
 
-        // One way of counting: events, in the timeline header and the slider label alike.
+        // One way of counting: events, in the timeline header and the slider label alike. The
+        // timeline loads apart from the state: wait until its header holds a count at all.
+        await page.waitForFunction(() => document.querySelector('#timeline-count')?.textContent);
         const header = await page.locator('#timeline-count').textContent();
         expect(header).toBe(`(${events} events)`);
         const label = page.locator('#replay-label');
