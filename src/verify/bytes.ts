@@ -85,9 +85,15 @@ export function fromUtf8(bytes: Uint8Array, what: string): string {
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** `String.prototype.isWellFormed` (ES2024) where the engine has it: faster than the pattern. */
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+
 /** True when a text holds half of a UTF-16 surrogate pair: no Unicode text, no UTF-8. */
 export function hasLoneSurrogate(text: string): boolean {
-  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+  return isWellFormed ? !isWellFormed.call(text) : LONE_SURROGATE.test(text);
 }
 
 /** `bytes` as WebCrypto takes them: backed by an `ArrayBuffer` (copied when shared memory). */

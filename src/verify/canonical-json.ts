@@ -19,7 +19,74 @@ export const MAX_JSON_DEPTH = 64;
  * naming where it is, e.g. `$.body.score`.
  */
 export function canonicalJson(value: unknown, path = '$'): string {
-  return write(value, path, 0);
+  // The usual value (plain objects whose names are not array indexes, well-formed strings,
+  // finite numbers) is copied with its members in canonical order and written by the engine's
+  // own JSON.stringify; anything else takes the member-by-member writer, which names the path.
+  const sorted = sortedCopy(value, 0);
+  return sorted === UNUSUAL ? write(value, path, 0) : JSON.stringify(sorted);
+}
+
+/** What {@link sortedCopy} answers for a value the member-by-member writer must handle. */
+const UNUSUAL = Symbol('unusual');
+
+/**
+ * An array index as a member name (`"0"`, `"42"`): JavaScript enumerates those first, in numeric
+ * order, whatever the insertion order, so an object holding one cannot carry the sorted order.
+ */
+const INDEX_NAME = /^(?:0|[1-9][0-9]{0,9})$/;
+
+/**
+ * `value` with every object's members inserted in RFC 8785 order (so `JSON.stringify` writes its
+ * canonical text), or {@link UNUSUAL} when it holds anything that is not plain JSON.
+ */
+function sortedCopy(value: unknown, depth: number): unknown {
+  if (depth > MAX_JSON_DEPTH) return UNUSUAL;
+  switch (typeof value) {
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : UNUSUAL;
+    case 'string':
+      return hasLoneSurrogate(value) ? UNUSUAL : value;
+    case 'object':
+      break;
+    default:
+      return UNUSUAL;
+  }
+  if (value === null) return null;
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = i in value ? sortedCopy(value[i], depth + 1) : UNUSUAL;
+      if (item === UNUSUAL || item === undefined) return UNUSUAL;
+      items[i] = item;
+    }
+    return items;
+  }
+  if (!isPlainObject(value)) return UNUSUAL;
+  const record = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const name of Object.keys(record).sort()) {
+    const member = record[name];
+    if (member === undefined) continue;
+    if (INDEX_NAME.test(name) || name === '__proto__' || hasLoneSurrogate(name)) return UNUSUAL;
+    const item = sortedCopy(member, depth + 1);
+    if (item === UNUSUAL) return UNUSUAL;
+    copy[name] = item;
+  }
+  return copy;
+}
+
+/**
+ * Plain in any realm: made by a literal or JSON.parse (its prototype is some realm's
+ * Object.prototype, whose own prototype is null) or by Object.create(null).
+ */
+function isPlainObject(object: object): boolean {
+  const prototype = Object.getPrototypeOf(object) as object | null;
+  return (
+    Object.prototype.toString.call(object) === '[object Object]' &&
+    (prototype === null || Object.getPrototypeOf(prototype) === null)
+  );
 }
 
 function write(value: unknown, path: string, depth: number): string {
@@ -52,13 +119,7 @@ function writeArray(items: readonly unknown[], path: string, depth: number): str
 }
 
 function writeObject(object: object, path: string, depth: number): string {
-  // Plain in any realm: made by a literal or JSON.parse (its prototype is some realm's
-  // Object.prototype, whose own prototype is null) or by Object.create(null).
-  const prototype = Object.getPrototypeOf(object) as object | null;
-  const plain =
-    Object.prototype.toString.call(object) === '[object Object]' &&
-    (prototype === null || Object.getPrototypeOf(prototype) === null);
-  if (!plain) refuse(path, 'is not a plain object');
+  if (!isPlainObject(object)) refuse(path, 'is not a plain object');
   const record = object as Record<string, unknown>;
   // The default sort compares UTF-16 code units, which is what RFC 8785 §3.2.3 asks for.
   const names = Object.keys(record)

@@ -103,6 +103,17 @@ describe('canonical JSON (RFC 8785)', () => {
     expect(() => canonicalJson(deep)).toThrow('nests deeper');
   });
 
+  it('sorts array-index and __proto__ member names like any other (JavaScript enumerates indexes first)', () => {
+    const input = JSON.parse('{"a":{"__proto__":3,"b":[1,"x"]},"2":2,"10":1,"01":0}') as unknown;
+    expect(canonicalJson(input)).toBe('{"01":0,"10":1,"2":2,"a":{"__proto__":3,"b":[1,"x"]}}');
+  });
+
+  it('writes nested objects inside arrays in canonical order', () => {
+    expect(canonicalJson({ z: [{ b: 1, a: [{ d: 2, c: 3 }] }], y: -0 })).toBe(
+      '{"y":0,"z":[{"a":[{"c":3,"d":2}],"b":1}]}',
+    );
+  });
+
   it('accepts objects without a prototype and escapes only what JSON requires', () => {
     const bare = Object.assign(Object.create(null) as object, {
       z: '\u007f\u2028<>&',
