@@ -35,7 +35,7 @@ export {
   treeRoot,
   type SubtreeSource,
 } from './subtrees.js';
-export { emptyTreeRoot, leafHashOf, nodeHashOf } from './tree-hash.js';
+export { emptyTreeRoot, leafHashOf, leafHashOfText, nodeHashOf } from './tree-hash.js';
 export {
   ROW_HASH_BYTES,
   appendRows,

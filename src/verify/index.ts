@@ -30,6 +30,7 @@ export {
   leafBody,
   leafBytes,
   leafText,
+  leafTextOfBody,
   parseLeaf,
   type LeafEventType,
   type LeafInput,

@@ -47,7 +47,29 @@ export function leafBody(stored: Readonly<Record<string, unknown>>): Record<stri
 
 /** The text of a v1 leaf (its bytes are the UTF-8 of this text). Throws `LEAF_INVALID`. */
 export function leafText(input: LeafInput): string {
-  const { memory, seq, id, type, version, body } = input;
+  checkFields(input);
+  const { body } = input;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    invalid('body', 'must be a JSON object');
+  }
+  const carried = NOT_IN_BODY.filter(
+    (name) => Object.hasOwn(body, name) && body[name] !== undefined,
+  );
+  if (carried.length > 0)
+    invalid('body', `carries ${carried.join(', ')}, which the leaf holds outside it`);
+  return composeLeaf(input, canonicalJson(body, '$.body'));
+}
+
+/**
+ * The text of a v1 leaf whose body is given as its RFC 8785 text (a store that keeps bodies
+ * canonical hands it over, so nothing is encoded twice). Throws `LEAF_INVALID`.
+ */
+export function leafTextOfBody(fields: Omit<LeafInput, 'body'>, canonicalBody: string): string {
+  checkFields(fields);
+  return composeLeaf(fields, canonicalBody);
+}
+
+function checkFields({ memory, seq, id, type, version }: Omit<LeafInput, 'body'>): void {
   if (typeof memory !== 'string' || !MEMORY_ID.test(memory)) {
     invalid(
       'memory',
@@ -63,15 +85,15 @@ export function leafText(input: LeafInput): string {
   if (!Number.isSafeInteger(version) || version < 1) {
     invalid('version', `${String(version)} is not a positive integer`);
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    invalid('body', 'must be a JSON object');
-  }
-  const carried = NOT_IN_BODY.filter(
-    (name) => Object.hasOwn(body, name) && body[name] !== undefined,
+}
+
+/** The leaf's canonical JSON, its members in RFC 8785 order (`body` first), after the header. */
+function composeLeaf(fields: Omit<LeafInput, 'body'>, canonicalBody: string): string {
+  const { memory, seq, id, type, version } = fields;
+  return (
+    `${LEAF_V1_HEADER}{"body":${canonicalBody},"id":${canonicalJson(id, '$.id')}` +
+    `,"memory":${JSON.stringify(memory)},"seq":${seq},"type":"${type}","version":${version}}`
   );
-  if (carried.length > 0)
-    invalid('body', `carries ${carried.join(', ')}, which the leaf holds outside it`);
-  return LEAF_V1_HEADER + canonicalJson({ memory, seq, id, type, version, body });
 }
 
 /** The bytes of a v1 leaf. Throws `LEAF_INVALID`. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openMemledger } from '../../src/memory/index.js';
 import { recordedTree, TREE_ROWS_TABLE } from '../../src/projections/tree/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
-import { toBase64 } from '../../src/verify/index.js';
+import { canonicalJson, toBase64 } from '../../src/verify/index.js';
 import { doc, message } from '../support/events.js';
 import { leafInputs, referenceRoots } from './tree-drive.js';
 
@@ -49,6 +49,36 @@ describe('the tree on the projection runtime', () => {
       const roots = await referenceRoots(await leafInputs(store.log('inline')));
       expect(toBase64(found.tree.root('inline', 2))).toBe(toBase64(roots[2]!));
       expect((await memory.checkpoint()).root).toBe(toBase64(roots[2]!));
+    } finally {
+      await memledger.close();
+    }
+  });
+
+  it('builds inline leaves from the canonical body each row holds, equal to the leaves of the stored fields', async () => {
+    const path = join(dir, 'canonical.db');
+    const store = openSqliteStore({ path });
+    const memledger = openMemledger({ store });
+    try {
+      const memory = await memledger.memory('canonical');
+      const written = await memory.recordMessage({
+        speaker: 'Zoë "the user"',
+        content: 'emoji \u{1F600}, tab\t, newline\n, quote ", backslash \\, \u2028 and \u0001',
+      });
+      await memory.addDocument({ name: 'é/ü.md', text: '€ 1e+30 </script>' });
+      await memory.recall({ query: 'emoji', limit: 5 });
+      await memory.deleteContent({ targets: [written.id], reason: "test: a deletion's leaf" });
+      const db = new Database(path, { readonly: true });
+      try {
+        const payloads = db.prepare<[], string>('SELECT payload FROM event_log').pluck().all();
+        expect(payloads).toHaveLength(4);
+        for (const payload of payloads)
+          expect(canonicalJson(JSON.parse(payload) as unknown)).toBe(payload);
+      } finally {
+        db.close();
+      }
+      const roots = await referenceRoots(await leafInputs(store.log('canonical')));
+      const found = recordedTree(store.embedded!.database, 'canonical')!;
+      expect(toBase64(found.tree.root('canonical', 4))).toBe(toBase64(roots[4]!));
     } finally {
       await memledger.close();
     }

@@ -6,11 +6,13 @@
  */
 import { MemoryError } from '../../core/index.js';
 import type { ProjectedEvent } from '../../store/projection.port.js';
-import { leafHashOf } from '../../tlog/index.js';
+import { leafHashOfText } from '../../tlog/index.js';
 import {
   LEAF_EVENT_TYPES,
   isVerifyError,
-  leafBytes,
+  leafText,
+  leafTextOfBody,
+  utf8,
   type LeafEventType,
   type LeafInput,
 } from '../../verify/index.js';
@@ -30,22 +32,38 @@ export function leafInputOf(memoryId: string, projected: ProjectedEvent): LeafIn
 
 /** The leaf bytes of `projected`. `EVENT_DECODE_FAILED` when its stored form is no v1 leaf. */
 export function leafOf(memoryId: string, projected: ProjectedEvent): Uint8Array {
-  const input = leafInputOf(memoryId, projected);
-  try {
-    return leafBytes(input);
-  } catch (error) {
-    if (!isVerifyError(error)) throw error;
-    throw new MemoryError(
-      'EVENT_DECODE_FAILED',
-      `The event at seq ${input.seq} of memory ${memoryId} has no memledger/leaf/v1 encoding: ${error.message}`,
-      { details: { memoryId, seq: input.seq }, cause: error },
-    );
-  }
+  return utf8(leafTextOf(memoryId, projected));
 }
 
 /** The RFC 9162 leaf hash of `projected`'s leaf. */
 export function leafHashOfEvent(memoryId: string, projected: ProjectedEvent): Buffer {
-  return leafHashOf(leafOf(memoryId, projected));
+  return leafHashOfText(leafTextOf(memoryId, projected));
+}
+
+/** The leaf's text, from the body's canonical text when the store handed it over. */
+function leafTextOf(memoryId: string, projected: ProjectedEvent): string {
+  const { event, stored } = projected;
+  try {
+    const canonicalBody = stored.canonicalBody;
+    if (canonicalBody === undefined) return leafText(leafInputOf(memoryId, projected));
+    return leafTextOfBody(
+      {
+        memory: memoryId,
+        seq: event.seq,
+        id: event.id,
+        type: leafType(stored.type, memoryId, event.seq),
+        version: stored.version,
+      },
+      canonicalBody,
+    );
+  } catch (error) {
+    if (!isVerifyError(error)) throw error;
+    throw new MemoryError(
+      'EVENT_DECODE_FAILED',
+      `The event at seq ${event.seq} of memory ${memoryId} has no memledger/leaf/v1 encoding: ${error.message}`,
+      { details: { memoryId, seq: event.seq }, cause: error },
+    );
+  }
 }
 
 function leafType(type: string, memoryId: string, seq: number): LeafEventType {

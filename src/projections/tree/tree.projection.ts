@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
+import { multiRowInsert, rowBuffer } from '../../db/multi-row-insert.js';
 import type {
   ProjectedEvent,
   Projection,
@@ -76,8 +77,10 @@ function openTree(context: ProjectionContext): TreeHandler {
         `SELECT row FROM ${TREE_ROWS_TABLE} WHERE mem = ? AND seq = ?`,
       )
       .pluck(),
-    insert: db.prepare<[number, number, Buffer]>(
-      `INSERT INTO ${TREE_ROWS_TABLE} (mem, seq, row) VALUES (?, ?, ?)`,
+    insert: multiRowInsert<number | Buffer>(
+      db,
+      `INSERT INTO ${TREE_ROWS_TABLE} (mem, seq, row) VALUES`,
+      3,
     ),
     reset: db.prepare<[number]>(`DELETE FROM ${TREE_ROWS_TABLE} WHERE mem = ?`),
   };
@@ -110,8 +113,10 @@ function openTree(context: ProjectionContext): TreeHandler {
         checkFollows(memoryId, projected, first + i);
         return leafHashOfEvent(memoryId, projected);
       });
-      const rows = appendRows(first, hashes, rowsOf(mem));
-      for (const [i, row] of rows.entries()) sql.insert.run(mem, first + i, row);
+      const inserts = rowBuffer(sql.insert);
+      for (const [i, row] of appendRows(first, hashes, rowsOf(mem)).entries())
+        inserts.add(mem, first + i, row);
+      inserts.flush();
     },
     reset(memoryId) {
       const mem = context.existingKey(memoryId);

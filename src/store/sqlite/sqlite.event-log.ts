@@ -23,7 +23,7 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
-import { storedFormOf, storedFormOfEvent } from '../codec.js';
+import { storedFormOf } from '../codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
@@ -197,12 +197,12 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     const decision = decideAppend({ memoryId, lastSeq: head, entries }, events, expectedLastSeq);
     // The memory's key is recorded only by an append that writes, so every memory listed holds
     // events; one that holds events has its key already (keys are never deleted).
+    let projected: readonly ProjectedEvent[] = [];
     if (decision.toWrite.length > 0) {
       if (head === null) sql.insertMemory.run(memoryId);
-      insertLogRows(sql, sql.memoryKey.get(memoryId)!, decision.toWrite, where);
+      projected = insertLogRows(sql, sql.memoryKey.get(memoryId)!, decision.toWrite, where);
     }
-    if (decision.toWrite.length > 0 && ctx.hooks.length > 0) {
-      const projected = decision.toWrite.map(projectedOf);
+    if (projected.length > 0 && ctx.hooks.length > 0) {
       for (const hook of ctx.hooks) {
         try {
           runHook(hook, memoryId, projected);
@@ -322,20 +322,6 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
         options.fromSeq ?? 0,
         options.signal,
       );
-    },
-  };
-}
-
-/**
- * An event just written, as projections receive it; its stored form (the current version's
- * encoding) is made only if a projection asks for it.
- */
-function projectedOf(event: Sequenced): ProjectedEvent {
-  let stored: ProjectedEvent['stored'] | undefined;
-  return {
-    event,
-    get stored() {
-      return (stored ??= storedFormOfEvent(event));
     },
   };
 }

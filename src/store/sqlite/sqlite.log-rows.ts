@@ -3,26 +3,31 @@
  * or Erasure the rows that record which content it marks. Runs inside the append's transaction,
  * after the guard decided.
  */
-import { MemoryError, type Sequenced } from '../../core/index.js';
+import { EVENT_TYPES, EVENT_VERSIONS, MemoryError, type Sequenced } from '../../core/index.js';
+import { storedFormOfEvent } from '../codec.js';
+import type { ProjectedEvent, StoredForm } from '../projection.port.js';
 import { idKey } from '../../db/encodings.js';
 import { encodeRow } from './sqlite.codec.js';
 import { rowBuffer } from '../../db/multi-row-insert.js';
 import type { Statements } from './sqlite.statements.js';
 
 /**
- * Inserts the rows of `events` (in order) into the log of the memory keyed `key`. Events that
- * mark nothing go many to a statement (src/db/multi-row-insert.ts). A Deletion or Erasure is
- * inserted alone, its target rows recorded from its row's position.
+ * Inserts the rows of `events` (in order) into the log of the memory keyed `key`; returns them as
+ * the append's projections receive them (src/store/projection.port.ts). Events that mark
+ * nothing go many to a statement (src/db/multi-row-insert.ts). A Deletion or Erasure is inserted
+ * alone, its target rows recorded from its row's position.
  */
 export function insertLogRows(
   sql: Statements,
   key: number,
   events: readonly Sequenced[],
   where: string,
-): void {
+): ProjectedEvent[] {
   const rows = rowBuffer(sql.insertEvents);
+  const written: ProjectedEvent[] = [];
   for (const event of events) {
     const { id, type, version, payload } = encodeRow(event);
+    written.push(projectedOf(event, payload));
     if (event.kind !== 'deletion' && event.kind !== 'erasure') {
       rows.add(key, event.seq, id, type, version, payload);
       continue;
@@ -40,4 +45,22 @@ export function insertLogRows(
     }
   }
   rows.flush();
+  return written;
+}
+
+/**
+ * An event just written, as projections receive it: its stored form carries `payload`, the
+ * canonical body its row holds; the body as an object is made only if a projection asks.
+ */
+function projectedOf(event: Sequenced, payload: string): ProjectedEvent {
+  let body: StoredForm['body'] | undefined;
+  const stored: StoredForm = {
+    type: EVENT_TYPES[event.kind],
+    version: EVENT_VERSIONS[event.kind],
+    canonicalBody: payload,
+    get body() {
+      return (body ??= storedFormOfEvent(event).body);
+    },
+  };
+  return { event, stored };
 }
