@@ -17,12 +17,8 @@ import {
 import { z } from 'zod';
 import { HttpAccess } from './http-access.js';
 import { EventIdParam, MemoryIdParam } from './request-schemas.js';
-import {
-  codesOf,
-  RESPONSE_SCHEMAS,
-  type ErrorStatus,
-  type ResponseSchemaName,
-} from './response-schemas.js';
+import { codesOf, type ErrorStatus } from './error.schemas.js';
+import { RESPONSE_SCHEMAS, type ResponseSchemaName } from './response-schemas.js';
 
 /** Where the Swagger UI is served; the JSON document is at `${DOCS_PATH}-json`. */
 export const DOCS_PATH = 'api/docs';

@@ -18,7 +18,8 @@ import {
   Timestamp,
 } from '../core/index.js';
 import { ACCESS_RESPONSE_SCHEMAS } from './access.schemas.js';
-import { STATUS_OF_CODE, type ApiErrorCode } from './memory-error.filter.js';
+import { ERROR_RESPONSE_SCHEMAS, type ErrorStatus } from './error.schemas.js';
+import { PROOF_RESPONSE_SCHEMAS } from './proof.schemas.js';
 
 /**
  * An event as the store returns it: `seq` assigned, and the common fields the server fills
@@ -229,31 +230,6 @@ export const ItemHistory = z.strictObject({
   erasedBy: SequencedErasure.nullable(),
 });
 
-/** Standard base64 (RFC 4648 §4, padded) of a 32-byte hash. */
-const Base64Hash = z
-  .string()
-  .regex(/^[A-Za-z0-9+/]{43}=$/)
-  .describe('A SHA-256 hash, standard base64.');
-
-/**
- * `GET proofs/inclusion`: the event at `seq` is leaf `seq` of the tree of `treeSize` leaves
- * (RFC 9162 inclusion path from the leaf up); `leaf` is its memledger/leaf/v1 bytes in base64.
- */
-export const InclusionProof = z.strictObject({
-  seq: Seq,
-  treeSize: z.number().int().min(1),
-  leaf: z.string().describe('The memledger/leaf/v1 bytes of the event, standard base64.'),
-  leafHash: Base64Hash,
-  path: z.array(Base64Hash),
-});
-
-/** `GET proofs/consistency`: the tree of `from` leaves is a prefix of the tree of `to` leaves. */
-export const ConsistencyProof = z.strictObject({
-  from: z.number().int().min(0),
-  to: z.number().int().min(0),
-  path: z.array(Base64Hash),
-});
-
 /** One recall of the audit, with the items it put in the context as the log holds them now. */
 export const AuditedRecall = z.strictObject({
   recall: SequencedRecall,
@@ -265,32 +241,6 @@ export const RecallAuditPage = z.strictObject({
   recalls: z.array(AuditedRecall),
   next: Seq.nullable(),
 });
-
-/** One failing field of a refused request. */
-export const ValidationIssue = z.strictObject({ path: z.string(), message: z.string() });
-
-/** The statuses an error response can have, each with its own schema of codes. */
-export const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 500, 503, 504] as const;
-/** A documented error status. */
-export type ErrorStatus = (typeof ERROR_STATUSES)[number];
-
-/** The codes the error filter answers with `status`, from its one table. */
-export function codesOf(status: ErrorStatus): [ApiErrorCode, ...ApiErrorCode[]] {
-  const codes = (Object.keys(STATUS_OF_CODE) as ApiErrorCode[]).filter(
-    (code) => STATUS_OF_CODE[code] === status,
-  );
-  const [first, ...rest] = codes;
-  if (first === undefined) throw new Error(`No error code answers ${status}.`);
-  return [first, ...rest];
-}
-
-/** The body of an error response with `status`: `{ code, message, issues? }`. */
-export const errorBody = (status: ErrorStatus) =>
-  z.strictObject({
-    code: z.enum(codesOf(status)),
-    message: z.string(),
-    issues: z.array(ValidationIssue).optional(),
-  });
 
 /**
  * Every response schema of the document by its component name (`#/components/schemas/<name>`).
@@ -323,22 +273,11 @@ export const RESPONSE_SCHEMAS = {
   EventLookup,
   RecallUse,
   ItemHistory,
-  InclusionProof,
-  ConsistencyProof,
+  ...PROOF_RESPONSE_SCHEMAS,
   AuditedRecall,
   RecallAuditPage,
   ...ACCESS_RESPONSE_SCHEMAS,
-  ValidationIssue,
-  Error400: errorBody(400),
-  Error401: errorBody(401),
-  Error403: errorBody(403),
-  Error404: errorBody(404),
-  Error409: errorBody(409),
-  Error413: errorBody(413),
-  Error415: errorBody(415),
-  Error500: errorBody(500),
-  Error503: errorBody(503),
-  Error504: errorBody(504),
+  ...ERROR_RESPONSE_SCHEMAS,
 } as const satisfies Record<string, z.ZodType> & Record<`Error${ErrorStatus}`, z.ZodType>;
 
 /** A response schema's component name. */
