@@ -3,11 +3,9 @@
  * `startServer(config)` is what `npm start` and the CLI's `serve` run.
  */
 export { createApp, startServer, type RunningServer } from './create-app.js';
+export { appConfigFromEnv, httpConfigFromEnv, readModelsFromEnv } from './http-config.env.js';
 export {
   DEFAULT_BODY_LIMIT,
-  appConfigFromEnv,
-  httpConfigFromEnv,
-  readModelsFromEnv,
   resolveHttpConfig,
   type AccessConfig,
   type HttpConfig,
