@@ -3,113 +3,14 @@
  * and of the TypeScript types. A schema and its type share one name.
  */
 import { z } from 'zod';
+import { EventId, RecordedBy, Seq, Timestamp } from './event-fields.js';
 import { LIMITS } from './limits.js';
-import { normalizeTimestamp, timestampFromDate } from './timestamp.js';
+import { label, nonEmpty } from './text-rules.js';
 
 /** The five kinds of event, as they appear in `kind`. */
 export const EVENT_KINDS = ['message', 'document', 'recall', 'deletion', 'erasure'] as const;
 /** An event kind. */
 export type EventKind = (typeof EVENT_KINDS)[number];
-
-/**
- * A lone surrogate is half of a UTF-16 pair: it is no Unicode character, cannot be encoded as
- * UTF-8 and would come back from a store or a UTF-8 client as U+FFFD, so it is refused. With the
- * `u` flag a well-formed pair is one code point, so this class matches only the lone halves.
- */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** Text that is valid Unicode: no lone surrogate. */
-const wellFormed = <S extends z.ZodString>(schema: S) =>
-  schema.refine((s) => !LONE_SURROGATE.test(s), {
-    message: 'must be valid Unicode text (no lone surrogate U+D800 to U+DFFF)',
-  });
-
-/** A label of at most `max` characters (may be empty): session ids, actors, who asked. */
-const label = (max: number) =>
-  wellFormed(z.string().max(max, { message: `must be at most ${max} characters` }));
-
-/**
- * At least one non-whitespace character that is not a control character either (a NUL-only
- * speaker names no one), at most `max` characters, valid Unicode.
- */
-const nonEmpty = (max: number) =>
-  wellFormed(z.string().max(max, { message: `must be at most ${max} characters` }))
-    .refine((s) => s.trim().length > 0, {
-      message: 'must contain at least one non-whitespace character',
-    })
-    .refine((s) => s.trim().length === 0 || /[^\s\p{Cc}]/u.test(s), {
-      message:
-        'must contain at least one character that is neither whitespace nor a control character',
-    });
-
-/** An event id: any RFC 9562 UUID, stored lowercase so equal ids compare equal. */
-export const EventId = z
-  .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
-    message: 'must be a UUID (8-4-4-4-12 hex digits)',
-  })
-  .transform((id) => id.toLowerCase());
-/** An event id. */
-export type EventId = z.infer<typeof EventId>;
-
-/** A point in time with an explicit offset (or a `Date`), normalized to canonical UTC `...Z`. */
-export const Timestamp = z
-  .union([
-    z.string(),
-    z.custom<Date>((v) => v instanceof Date, { message: 'must be a string or a Date' }),
-  ])
-  .transform((value, ctx) => {
-    const result = typeof value === 'string' ? normalizeTimestamp(value) : timestampFromDate(value);
-    if (result.ok) return result.value;
-    ctx.addIssue({ code: 'custom', message: result.reason });
-    return z.NEVER;
-  });
-/** A canonical UTC timestamp string. */
-export type Timestamp = z.infer<typeof Timestamp>;
-
-/** A position in a memory's log: 0 for the first event. */
-export const Seq = z.number().int({ message: 'must be an integer' }).min(0, {
-  message: 'must be 0 or more',
-});
-
-/**
- * Memory ids: 1 to 128 of `A-Z a-z 0-9 . _ -`, but not `.` or `..`: those are path segments
- * (URLs resolve them away, file-backed stores would read them as folders), so they name nothing.
- */
-export const MemoryId = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,128}$/, { message: 'must be 1 to 128 of A-Z a-z 0-9 . _ -' })
-  .refine((id) => id !== '.' && id !== '..', { message: 'must not be "." or ".."' });
-/** A memory id. */
-export type MemoryId = z.infer<typeof MemoryId>;
-
-/** The memory used when none is named. */
-export const DEFAULT_MEMORY_ID = 'default';
-
-/**
- * How a principal was authenticated: an access key (`key:<key id>`), a JWT from an identity
- * provider (`jwt:<issuer>`), the shared API token (`token`), or the host process itself
- * (`local`: a library or Nest host that authenticated its caller its own way).
- */
-export const PrincipalVia = z
-  .string()
-  .regex(/^(key:[A-Za-z0-9_-]{1,64}|jwt:[^\s]{1,256}|token|local)$/, {
-    message: 'must be key:<key id>, jwt:<issuer>, token or local',
-  });
-
-/**
- * Who appended an event, as the server (or the host application) authenticated them: never a
- * client's claim (that is `actor`). `null` on events written without an authenticated principal,
- * and on every event written before principals existed (schema versions before 3 / 2).
- */
-export const RecordedBy = z
-  .strictObject({
-    principal: nonEmpty(LIMITS.label),
-    via: PrincipalVia,
-  })
-  .nullable();
-/** Who appended an event, as authenticated (or `null`). */
-export type RecordedBy = z.infer<typeof RecordedBy>;
 
 const commonFields = {
   id: EventId,

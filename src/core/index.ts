@@ -3,6 +3,7 @@
  * Pure: no framework, no database, no `node:*`, so the web page can run the same `replay()`.
  */
 export * from './errors.js';
+export * from './event-fields.js';
 export * from './events.js';
 export * from './versions.js';
 export * from './factories.js';
