@@ -2,7 +2,7 @@
  * Delayed commit for a SQLite file of derived data: the writes of a burst join one open write
  * transaction that commits `delayMs` after it began, so a hundred appends cost one commit (one
  * lock round, one WAL header, their pages written once) instead of a hundred, each of which
- * costs ~20 µs of the main thread on a file against ~4 µs in memory. The EventStoreDB id index
+ * costs the main thread several times more on a file than in memory. The EventStoreDB id index
  * uses it: it is the one file whose writes sit on every append's path.
  *
  * Only for data a crash may lose: the writes of the open transaction die with the process, and

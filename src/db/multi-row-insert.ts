@@ -1,8 +1,7 @@
 /**
- * Inserts of many rows in one statement. better-sqlite3 runs one statement per call, and each
- * call costs ~1.5 µs more a row than the row's own B-tree work when rows go one by one (measured
- * on the read models' `rm_items` rows in batches of 100, bench/sqlite-append.bench.ts), so the
- * writers that insert rows in bursts put up to {@link MAX_ROWS_PER_INSERT} in one `VALUES` list.
+ * Inserts of many rows in one statement. better-sqlite3 runs one statement per call, and a call
+ * costs more than a row's own B-tree work, so the writers that insert rows in bursts put up to
+ * {@link MAX_ROWS_PER_INSERT} in one `VALUES` list.
  */
 import type Database from 'better-sqlite3';
 
