@@ -5,10 +5,12 @@
 import type { MemoryStore } from '../../src/store/event-log.port.js';
 import { describeAppendContract } from './append.contract.js';
 import { describeDeletionAndRecallContract } from './deletion-recall.contract.js';
+import { describePrincipalsContract } from './principals.contract.js';
 import type { StoreHarness } from './harness.js';
 import { describeReadContract } from './read.contract.js';
 import { describeReplayContract } from './replay.contract.js';
 import { describeSubscribeContract } from './subscribe.contract.js';
+import { describeVerifiableLogContract } from './verifiable-log.contract.js';
 
 export type { StoreHarness } from './harness.js';
 
@@ -44,5 +46,7 @@ export function describeEventLogContract(name: string, harness: StoreHarness): v
     describeReadContract(context);
     describeSubscribeContract(context);
     describeReplayContract(context);
+    describeVerifiableLogContract(context);
+    describePrincipalsContract(context);
   });
 }
