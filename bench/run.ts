@@ -7,7 +7,8 @@
  * `npm run bench -- --large` adds the 10 M-event memory open (long: it builds the file first)
  * and the hybrid recall at 1 M items;
  * `npm run bench -- --only retrieval-quality --dataset locomo10.json` measures retrieval quality
- * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it).
+ * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it),
+ * `--glove <file>` with averaged GloVe word vectors (bench/glove-embedder.ts) as the embedder.
  */
 import { benchAppendWithEmbedder } from './append-embedder.bench.js';
 import { benchAccess } from './access.bench.js';
@@ -35,6 +36,8 @@ const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt < 0 ? undefined : new Set(process.argv[onlyAt + 1]?.split(',') ?? []);
 const datasetAt = process.argv.indexOf('--dataset');
 const dataset = datasetAt < 0 ? undefined : process.argv[datasetAt + 1];
+const gloveAt = process.argv.indexOf('--glove');
+const glove = gloveAt < 0 ? undefined : process.argv[gloveAt + 1];
 const bench = async (name: string, run: () => Promise<void>) => {
   if (!only || only.has(name)) await run();
 };
@@ -59,7 +62,7 @@ await bench('hybrid-recall', async () => {
   if (large) await benchHybridRecall(100_000, 10, 100);
 });
 await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 5));
-await bench('retrieval-quality', () => benchRetrievalQuality(dataset));
+await bench('retrieval-quality', () => benchRetrievalQuality(dataset, glove));
 await bench('state-at-seq', () => benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40));
 await bench('access', () =>
   benchAccess(quick ? 5000 : 20_000, quick ? 100 : 1000, quick ? 50 : 100, quick ? 3 : 6),
