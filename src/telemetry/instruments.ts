@@ -3,13 +3,8 @@
  * (a meter taken before an SDK is registered stays a no-op), so instruments are created from
  * the meter provider registered now and created again when it changes.
  */
-import {
-  metrics,
-  type Counter,
-  type Histogram,
-  type MeterProvider,
-  type UpDownCounter,
-} from '@opentelemetry/api';
+import type { Counter, Histogram, MeterProvider, UpDownCounter } from '@opentelemetry/api';
+import { otelApi } from './otel-api.js';
 import { MetricName, SCOPE } from './semconv.js';
 
 /** Seconds: from half a millisecond (an in-memory append) to 10 s (an append's deadline). */
@@ -34,7 +29,7 @@ let cached: { provider: MeterProvider; instruments: MemledgerInstruments } | und
 
 /** The instruments of the meter provider registered now. */
 export function memledgerInstruments(): MemledgerInstruments {
-  const provider = metrics.getMeterProvider();
+  const provider = otelApi().metrics.getMeterProvider();
   if (cached?.provider !== provider) cached = { provider, instruments: create(provider) };
   return cached.instruments;
 }

@@ -1,27 +1,24 @@
 /**
  * Spans through `@opentelemetry/api` only: without an SDK registered every call here is a
- * no-op span, so the library costs next to nothing when tracing is off. Errors mark the span
+ * no-op span (and the API is not even loaded, see otel-api.ts), so the library costs next to
+ * nothing when tracing is off. Errors mark the span
  * with their code (`error.type`), never with their message: a message may quote what a caller
  * sent, and no content goes on a span.
  */
-import {
-  context,
-  createNoopMeter,
-  INVALID_SPAN_CONTEXT,
-  metrics,
-  ProxyTracerProvider,
+import type {
+  Attributes,
+  MeterProvider,
+  Span,
+  SpanContext,
   SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type MeterProvider,
-  type Span,
-  type Tracer,
+  Tracer,
+  TracerProvider,
 } from '@opentelemetry/api';
+import { otelApi, registeredOtelApi } from './otel-api.js';
 import { MemledgerAttr, SCOPE } from './semconv.js';
 
 /** What the global tracer provider delegates to while no SDK is registered. */
-const NO_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+let noTracerProvider: TracerProvider | undefined;
 
 /**
  * True when a tracer provider (an SDK) is registered: without one every span would be a no-op,
@@ -29,9 +26,12 @@ const NO_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
  * call: a provider registered later is picked up.
  */
 export function tracingActive(): boolean {
-  const provider = trace.getTracerProvider();
+  const api = registeredOtelApi();
+  if (!api) return false;
+  noTracerProvider ??= new api.ProxyTracerProvider().getDelegate();
+  const provider = api.trace.getTracerProvider();
   return (
-    !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NO_TRACER_PROVIDER
+    !(provider instanceof api.ProxyTracerProvider) || provider.getDelegate() !== noTracerProvider
   );
 }
 
@@ -40,20 +40,41 @@ let meterIsNoop = true;
 
 /** True when a meter provider (an SDK) is registered, so recording metrics does something. */
 export function metricsActive(): boolean {
-  const provider = metrics.getMeterProvider();
+  const api = registeredOtelApi();
+  if (!api) return false;
+  const provider = api.metrics.getMeterProvider();
   if (provider !== seenMeterProvider) {
     seenMeterProvider = provider;
-    meterIsNoop = provider.getMeter(SCOPE) === createNoopMeter();
+    meterIsNoop = provider.getMeter(SCOPE) === api.createNoopMeter();
   }
   return !meterIsNoop;
 }
 
+/** The span context of a span nobody records (the API's `INVALID_SPAN_CONTEXT`). */
+const INVALID_SPAN_CONTEXT: SpanContext = {
+  traceId: '00000000000000000000000000000000',
+  spanId: '0000000000000000',
+  traceFlags: 0,
+};
+
 /** A span that records nothing, for work run while no tracer provider is registered. */
-const NOT_RECORDED: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+const NOT_RECORDED: Span = {
+  spanContext: () => INVALID_SPAN_CONTEXT,
+  setAttribute: () => NOT_RECORDED,
+  setAttributes: () => NOT_RECORDED,
+  addEvent: () => NOT_RECORDED,
+  addLink: () => NOT_RECORDED,
+  addLinks: () => NOT_RECORDED,
+  setStatus: () => NOT_RECORDED,
+  updateName: () => NOT_RECORDED,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
 
 /** The tracer of the provider registered now (a provider registered later is picked up). */
 export function memledgerTracer(): Tracer {
-  return trace.getTracer(SCOPE);
+  return otelApi().trace.getTracer(SCOPE);
 }
 
 /** The memledger error code of `error`, if it carries one (`MemoryError` and kin). */
@@ -68,7 +89,7 @@ export function markFailed(span: Span, error: unknown): void {
   const type = code ?? (error instanceof Error ? error.name : 'Error');
   span.setAttribute('error.type', type);
   if (code) span.setAttribute(MemledgerAttr.errorCode, code);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  span.setStatus({ code: otelApi().SpanStatusCode.ERROR, message: type });
 }
 
 /**
@@ -81,10 +102,11 @@ export function traced<T>(
   name: string,
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
-  kind: SpanKind = SpanKind.INTERNAL,
+  kind?: SpanKind,
 ): Promise<T> {
   if (!tracingActive()) return work(NOT_RECORDED);
-  const span = memledgerTracer().startSpan(name, { kind, attributes });
+  const { context, trace, SpanKind } = otelApi();
+  const span = memledgerTracer().startSpan(name, { kind: kind ?? SpanKind.INTERNAL, attributes });
   if (!span.isRecording()) {
     span.end();
     return work(span);

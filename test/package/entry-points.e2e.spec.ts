@@ -47,4 +47,32 @@ describe('package entry points', () => {
       deletedBy: 'test',
     });
   });
+
+  it('leave @opentelemetry/api unloaded until something registers with it, then trace through it', async () => {
+    const lazy = `
+import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/package.json');
+const loaded = () => Object.keys(require.cache).some((path) => path.includes('@opentelemetry/api'));
+const { openMemledger, traceMemledger } = await import('memledger');
+const { openSqliteStore } = await import('memledger/sqlite');
+const memledger = traceMemledger(openMemledger({ store: openSqliteStore({ path: ':memory:' }) }));
+const memory = await memledger.memory();
+await memory.recordMessage({ speaker: 'user', content: 'no tracing yet' });
+const before = loaded();
+const api = require('@opentelemetry/api');
+const names = [];
+const span = { setAttribute() { return span; }, setAttributes() { return span; }, setStatus() { return span; },
+  addEvent() { return span; }, end() {}, isRecording: () => true, recordException() {},
+  spanContext: () => ({ traceId: '1'.repeat(32), spanId: '1'.repeat(16), traceFlags: 1 }) };
+const tracer = { startSpan: (name) => (names.push(name), span), startActiveSpan: () => undefined };
+api.trace.setGlobalTracerProvider({ getTracer: () => tracer });
+await memory.recordMessage({ speaker: 'user', content: 'traced' });
+console.log(JSON.stringify({ before, after: loaded(), traced: names.length > 0 }));
+await memledger.close();
+`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', lazy], {
+      cwd: root,
+    });
+    expect(JSON.parse(stdout)).toEqual({ before: false, after: true, traced: true });
+  });
 });
