@@ -110,6 +110,12 @@ export interface MemoryStore {
   log(memoryId?: string): EventLog;
   /** Ids of the memories that hold at least one event. */
   memoryIds(): Promise<string[]>;
+  /**
+   * Whether any stored message or document holds its words sealed: asked when a key store is
+   * about to be created, which must not happen for a log whose keys already exist elsewhere.
+   * Absent on a store that cannot answer it without reading every memory (EventStoreDB).
+   */
+  holdsSealedContent?(): Promise<boolean>;
   /** Releases connections and ends open subscriptions. Idempotent. */
   close(): Promise<void>;
   /**

@@ -46,7 +46,7 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
   const store = await openAdapter(config);
   if (config.keys === undefined) return store;
   try {
-    return sealedStore(store, openKeys(config.keys, store));
+    return sealedStore(store, await openKeys(config.keys, store));
   } catch (error) {
     await store.close();
     throw error;
@@ -57,11 +57,11 @@ export async function openStore(config: StoreConfig): Promise<MemoryStore> {
  * The key store `keys` names. One beside a database is created on first start — unless the log
  * already holds sealed content, whose keys it could never hold: that is `KEY_STORE_MISSING`.
  */
-function openKeys(keys: KeysConfig, store: MemoryStore): KeyStore {
+async function openKeys(keys: KeysConfig, store: MemoryStore): Promise<KeyStore> {
   if (keys.kind === 'key-store') return keys.keyStore;
   const env = keys.env ?? process.env;
   const path = keyStorePathBeside(keys.path, env);
-  if (!existsSync(path) && holdsSealedContent(store)) {
+  if (!existsSync(path) && (await store.holdsSealedContent?.())) {
     throw new MemoryError(
       'KEY_STORE_MISSING',
       `The key store ${path} is missing, but ${store.description} holds encrypted content: restore the key store (and its master key) from a backup, or point MEMLEDGER_KEY_STORE at it.`,
@@ -69,20 +69,6 @@ function openKeys(keys: KeysConfig, store: MemoryStore): KeyStore {
     );
   }
   return openKeyStoreBeside(keys.path, env, { create: true });
-}
-
-/** True when a SQLite store's log holds an event with sealed words (one indexed-free scan). */
-function holdsSealedContent(store: MemoryStore): boolean {
-  const db = store.embedded?.database;
-  if (!db) return false;
-  return (
-    db
-      .prepare(
-        `SELECT 1 FROM event_log WHERE type IN (1, 2) AND version >= 2
-            AND json_extract(payload, '$.sealed') IS NOT NULL LIMIT 1`,
-      )
-      .get() !== undefined
-  );
 }
 
 /**

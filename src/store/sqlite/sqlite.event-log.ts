@@ -113,6 +113,9 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     memoryIds() {
       return Promise.resolve(run('list memories', () => statements.memoryIds.all()));
     },
+    holdsSealedContent() {
+      return Promise.resolve(run('look for sealed content', () => !!statements.anySealed.get()));
+    },
     close() {
       if (!closed) {
         // Appends already asked for are committed (and acknowledged) before the connection goes.

@@ -1,6 +1,11 @@
 import type Database from 'better-sqlite3';
 import { multiRowInsert, type MultiRowInsert } from '../../db/multi-row-insert.js';
-import { PAGE_ROW_COLUMNS, type PageRow, type StoredRow } from './sqlite.codec.js';
+import {
+  EVENT_TYPE_CODES,
+  PAGE_ROW_COLUMNS,
+  type PageRow,
+  type StoredRow,
+} from './sqlite.codec.js';
 
 /** A stored row of `event_log`, as the reads select it. */
 export type EventRow = StoredRow;
@@ -57,6 +62,8 @@ export interface Statements {
   readonly insertErasure: Database.Statement<[number | bigint, number, Buffer | string]>;
   /** Plucked: the name of a type code memledger does not write (found in a migrated file). */
   readonly typeName: Database.Statement<[number], string>;
+  /** A row when any message or document is stored with its words sealed (a scan, once at open). */
+  readonly anySealed: Database.Statement<[], unknown>;
 }
 
 /** The key of the memory named by the statement's first parameter. */
@@ -129,5 +136,9 @@ export function prepareStatements(db: Database.Database): Statements {
        SELECT target.pos, ? FROM event_log target WHERE target.memory = ? AND target.id = ?`,
     ),
     typeName: db.prepare<[number], string>('SELECT type FROM event_types WHERE code = ?').pluck(),
+    anySealed: db.prepare(
+      `SELECT 1 FROM event_log WHERE type IN (${EVENT_TYPE_CODES.Message}, ${EVENT_TYPE_CODES.Document})
+          AND version >= 2 AND json_extract(payload, '$.sealed') IS NOT NULL LIMIT 1`,
+    ),
   };
 }
