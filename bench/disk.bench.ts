@@ -20,11 +20,16 @@ import { encodeEvent } from '../src/store/codec.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { report, words } from './support.js';
 
+/** Where a mix's recalls and deletions find their targets among the visible items. */
+export type TargetSpread = 'recent' | 'anywhere';
+
 /**
  * `n` valid events: 60 % messages of ~200 characters, 25 % documents of ~1 KB, a recall of
- * three visible items every 10th event, a deletion of one visible item every 20th.
+ * three visible items every 10th event, a deletion of one visible item every 20th. Recalls name
+ * the three latest items (`recent`: an agent recalling what it was just told) or three drawn
+ * from everything visible (`anywhere`: each a row on a page the append did not otherwise touch).
  */
-export function diskMix(n: number): MemoryEvent[] {
+export function diskMix(n: number, spread: TargetSpread = 'recent'): MemoryEvent[] {
   let next = 0;
   const defaults = {
     newId: () => `0193c000-0000-7000-8000-${(next++).toString(16).padStart(12, '0')}`,
@@ -32,13 +37,16 @@ export function diskMix(n: number): MemoryEvent[] {
   };
   const events: MemoryEvent[] = [];
   const visible: string[] = [];
+  const drawn = (i: number) =>
+    [1, 2, 3].map((k) => visible[(i * 7919 * k + k * 104_729) % visible.length]!);
   for (let i = 0; i < n; i++) {
     let event: MemoryEvent;
     if (i % 20 === 19 && visible.length > 10) {
       const [target] = visible.splice((i * 7) % visible.length, 1);
       event = createDeletion({ targets: [target!], reason: 'user asked to forget' }, defaults);
     } else if (i % 10 === 9 && visible.length > 3) {
-      event = createRecall({ query: words(i, 3), recalled: visible.slice(-3) }, defaults);
+      const recalled = spread === 'recent' ? visible.slice(-3) : [...new Set(drawn(i))];
+      event = createRecall({ query: words(i, 3), recalled }, defaults);
     } else if (i % 4 === 0) {
       event = createDocument({ name: `doc-${i}.md`, text: words(i, 160) }, defaults);
       visible.push(event.id);

@@ -50,6 +50,8 @@ await bench('sqlite-append', async () => {
   await benchSqliteAppend(quick ? 200 : 1000, 1, 'FULL', quick ? 3 : 9);
   await benchSqliteAppend(quick ? 1000 : 5000, 1, 'NORMAL', rounds);
   await benchSqliteAppend(quick ? 20 : 100, 100, 'NORMAL', rounds);
+  // The same batches with recall targets drawn from everything visible, not the latest items.
+  await benchSqliteAppend(quick ? 20 : 100, 100, 'NORMAL', rounds, 'anywhere');
   await benchSqliteAppend(quick ? 20 : 100, 100, 'FULL', rounds);
 });
 await bench('eventstoredb-append', () => benchEventStoreDbAppend(quick ? 200 : 1000));
