@@ -4,6 +4,7 @@
  * float32 (the index normalizes them), so the L2 distance orders like the cosine.
  */
 import type Database from 'better-sqlite3';
+import { KnnBound } from './knn-bound.js';
 import type { VectorVersion } from './vector-layout.js';
 
 /** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
@@ -52,8 +53,8 @@ export function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
-/** Prepares the statements of `version` on `db` (its tables must exist). */
-export function prepareVectorTable(db: Database.Database, version: VectorVersion): VectorTable {
+/** The statements of `version` that read and write its vectors. */
+function vectorStatements(db: Database.Database, version: VectorVersion) {
   const { key: t, quantization } = version;
   const quantize =
     quantization === 'none'
@@ -61,15 +62,55 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
       : quantization === 'int8'
         ? "vec_quantize_int8(?, 'unit')"
         : 'vec_quantize_binary(?)';
-  // The float vector: the searched column itself, or the copy kept for re-scoring.
-  const floats = quantization === 'none' ? 'emb' : 'exact';
-  const insertVec = db.prepare<unknown[]>(
-    quantization === 'none'
-      ? `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ?, ?, ?)`
-      : `INSERT INTO ${t}_vec (rowid, vmem, emb, exact, written, gone)
-         VALUES (?, ?, ${quantize}, ?, ?, ?)`,
-  );
-  const sql = {
+  // Where the float vectors are: the searched column itself, or the table kept for re-scoring.
+  const floats = quantization === 'none' ? `${t}_vec` : `${t}_floats`;
+  const floatKey = quantization === 'none' ? 'rowid' : 'key';
+  const knn = `SELECT rowid AS key, distance FROM ${t}_vec
+    WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
+  return {
+    insertVec: db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
+      `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ${quantize}, ?, ?)`,
+    ),
+    insertFloats:
+      quantization === 'none'
+        ? undefined
+        : db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (key, emb) VALUES (?, ?)`),
+    removeFloats:
+      quantization === 'none'
+        ? undefined
+        : db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE key = ?`),
+    floatsOf: db
+      .prepare<[bigint], Buffer>(`SELECT emb FROM ${floats} WHERE ${floatKey} = ?`)
+      .pluck(),
+    // A plain table plans `key IN (...)` as point lookups; vec0 would scan every row.
+    exact:
+      quantization === 'none'
+        ? undefined
+        : db
+            .prepare<[Buffer, string], { key: bigint; distance: number }>(
+              `SELECT key, vec_distance_l2(emb, ?) AS distance FROM ${t}_floats
+                WHERE key IN (SELECT value FROM json_each(?))`,
+            )
+            .safeIntegers(true),
+    exactOne: db
+      .prepare<[Buffer, bigint], number>(
+        `SELECT vec_distance_l2(emb, ?) FROM ${floats} WHERE ${floatKey} = ?`,
+      )
+      .pluck(),
+    knn: db
+      .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(knn)
+      .safeIntegers(true),
+    knnWithin: db
+      .prepare<[Buffer, number, bigint, bigint, bigint, number], { key: bigint; distance: number }>(
+        `${knn} AND distance <= ?`,
+      )
+      .safeIntegers(true),
+  };
+}
+
+/** The statements over the digest cache of `version`. */
+function keyStatements(db: Database.Database, { key: t }: VectorVersion) {
+  return {
     insertKey: db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_keys (key, digest) VALUES (?, ?)`),
     setGone: db.prepare<[bigint, bigint]>(`UPDATE ${t}_vec SET gone = ? WHERE rowid = ?`),
     removeVec: db.prepare<[bigint]>(`DELETE FROM ${t}_vec WHERE rowid = ?`),
@@ -83,41 +124,41 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
       .prepare<[Buffer], bigint>(`SELECT key FROM ${t}_keys WHERE digest = ? LIMIT 1`)
       .pluck()
       .safeIntegers(true),
-    floatsOf: db
-      .prepare<[bigint], Buffer>(`SELECT ${floats} FROM ${t}_vec WHERE rowid = ?`)
-      .pluck(),
-    knn: db
-      .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(
-        `SELECT rowid AS key, distance FROM ${t}_vec
-          WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`,
-      )
-      .safeIntegers(true),
-    exact: db
-      .prepare<[Buffer, string], { key: bigint; distance: number }>(
-        `SELECT rowid AS key, vec_distance_l2(${floats}, ?) AS distance FROM ${t}_vec
-          WHERE rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .safeIntegers(true),
     keysBetween: db
       .prepare<[bigint, bigint], bigint>(`SELECT key FROM ${t}_keys WHERE key BETWEEN ? AND ?`)
       .pluck()
       .safeIntegers(true),
   };
+}
+
+/** The first guess of a quantized KNN's bound, before a search taught one. */
+function initialBound({ quantization, dimensions }: VectorVersion): number {
+  // Sign bits differ in about a third of the places for near neighbours; int8 'unit' scales
+  // the unit sphere by 127.5, where neighbours lie about 1 apart.
+  return quantization === 'binary' ? dimensions * 0.375 : 127.5;
+}
+
+/** Prepares the statements of `version` on `db` (its tables must exist). */
+export function prepareVectorTable(db: Database.Database, version: VectorVersion): VectorTable {
+  const vec = vectorStatements(db, version);
+  const sql = keyStatements(db, version);
+  const quantized = version.quantization !== 'none';
+  const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
+  const neighbours = (rows: { key: bigint; distance: number }[]) =>
+    rows.map((row) => ({ key: row.key, distance: Number(row.distance) }));
   return {
     version,
     insert({ key, vmem, vector, written, gone, digest }) {
       const bytes = vectorBytes(vector);
-      const values =
-        quantization === 'none'
-          ? [key, BigInt(vmem), bytes, BigInt(written), gone]
-          : [key, BigInt(vmem), bytes, bytes, BigInt(written), gone];
-      insertVec.run(...values);
+      vec.insertVec.run(key, BigInt(vmem), bytes, BigInt(written), gone);
+      vec.insertFloats?.run(key, bytes);
       sql.insertKey.run(key, digest);
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
       sql.removeKey.run(key);
+      vec.removeFloats?.run(key);
       return sql.removeVec.run(key).changes > 0;
     },
     digests(keys) {
@@ -128,7 +169,7 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
     },
     cached(digest) {
       const key = sql.byDigest.get(digest);
-      const bytes = key === undefined ? undefined : sql.floatsOf.get(key);
+      const bytes = key === undefined ? undefined : vec.floatsOf.get(key);
       if (bytes === undefined) return undefined;
       return new Float32Array(
         bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
@@ -136,15 +177,36 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
     },
     knn(query, k, vmem, writtenUpTo, goneAfter) {
       if (writtenUpTo < 0 || k < 1) return [];
-      return sql.knn
-        .all(vectorBytes(query), k, BigInt(vmem), BigInt(writtenUpTo), BigInt(goneAfter))
-        .map((row) => ({ key: row.key, distance: Number(row.distance) }));
+      const args: [Buffer, number, bigint, bigint, bigint] = [
+        vectorBytes(query),
+        k,
+        BigInt(vmem),
+        BigInt(writtenUpTo),
+        BigInt(goneAfter),
+      ];
+      const run = (within: number | undefined) =>
+        within === undefined ? vec.knn.all(...args) : vec.knnWithin.all(...args, within);
+      if (!quantized) return neighbours(run(undefined));
+      for (const within of bound.attempts(k)) {
+        const rows = run(within);
+        if (rows.length === k) bound.learn(k, Number(rows[k - 1]!.distance));
+        if (rows.length === k || within === undefined) return neighbours(rows);
+      }
+      return [];
     },
     exact(query, keys) {
       const out = new Map<bigint, number>();
-      if (keys.length === 0) return out;
-      for (const row of sql.exact.all(vectorBytes(query), list(keys)))
-        out.set(row.key, Number(row.distance));
+      const bytes = vectorBytes(query);
+      if (vec.exact) {
+        if (keys.length > 0)
+          for (const row of vec.exact.all(bytes, list(keys)))
+            out.set(row.key, Number(row.distance));
+        return out;
+      }
+      for (const key of keys) {
+        const distance = vec.exactOne.get(bytes, key);
+        if (distance !== undefined) out.set(key, distance);
+      }
       return out;
     },
     keysBetween: (from, to) => sql.keysBetween.all(from, to),
