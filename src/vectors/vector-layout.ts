@@ -5,10 +5,8 @@
  * - `<key>_vec`, a sqlite-vec `vec0` table: one row per item, rowid `vmem * 2^40 + seq`,
  *   partitioned by memory (a KNN reads only its memory's chunks), with the item's visibility
  *   window as metadata filtered inside the KNN: `written` (its seq) and `gone` (the seq of the
- *   Deletion that removed it, or {@link NEVER}). Quantized versions hold only the `bit` or
- *   `int8` copy there, so a KNN reads the compact vectors alone.
- * - `<key>_floats` (quantized versions): the float vector by rowid, for re-scoring the KNN's
- *   candidates by point lookups (vec0 answers `rowid IN (...)` with a scan of the whole table).
+ *   Deletion that removed it, or {@link NEVER}). Quantized versions search a `bit` or `int8` copy
+ *   and keep the float vector in a second column for re-scoring.
  * - `<key>_keys`: each row's content digest, indexed, so an item whose text is already embedded
  *   (a rebuild, the same text in another memory) copies that vector instead of asking the model.
  *
@@ -27,16 +25,8 @@ export type Quantization = 'none' | 'int8' | 'binary';
 /** Every quantization, for validation. */
 export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary'];
 
-/**
- * The layout of a quantized version's tables; another layout is a new version (built beside).
- * Float versions keep layout 1, whose tables are unchanged, so their vectors carry over.
- */
-export const VECTOR_LAYOUT = 2;
-
-/** The layout a version of `quantization` is built with. */
-function layoutOf(quantization: Quantization): number {
-  return quantization === 'none' ? 1 : VECTOR_LAYOUT;
-}
+/** The layout of a version's tables; another layout is a new version (built beside). */
+export const VECTOR_LAYOUT = 1;
 
 /** `gone` of an item no Deletion removed. */
 export const NEVER = 2n ** 62n;
@@ -60,7 +50,7 @@ export function vectorVersion(
   quantization: Quantization,
 ): VectorVersion {
   const digest = createHash('sha256')
-    .update(`${layoutOf(quantization)}\0${model}\0${dimensions}\0${quantization}`)
+    .update(`${VECTOR_LAYOUT}\0${model}\0${dimensions}\0${quantization}`)
     .digest('hex');
   return { key: `vec_${digest.slice(0, 16)}`, model, dimensions, quantization };
 }
@@ -107,7 +97,10 @@ const CHUNK_SIZE = 512;
 /** Creates the shared tables and those of `version` when missing, and registers the version. */
 export function ensureVectorTables(db: Database.Database, version: VectorVersion): void {
   const { key, dimensions, quantization } = version;
-  const element = quantization === 'none' ? 'float' : quantization === 'int8' ? 'int8' : 'bit';
+  const vectors =
+    quantization === 'none'
+      ? `emb float[${dimensions}]`
+      : `emb ${quantization === 'int8' ? 'int8' : 'bit'}[${dimensions}], exact float[${dimensions}]`;
   if (quantization === 'binary' && dimensions % 8 !== 0) {
     throw new MemoryError(
       'VALIDATION_FAILED',
@@ -117,13 +110,9 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
   }
   db.transaction(() => {
     db.exec(SHARED_SCHEMA);
-    dropStaleLayouts(db);
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${key}_vec USING vec0(
-      vmem integer partition key, emb ${element}[${dimensions}], written integer, gone integer,
+      vmem integer partition key, ${vectors}, written integer, gone integer,
       chunk_size=${CHUNK_SIZE})`);
-    if (quantization !== 'none')
-      db.exec(`CREATE TABLE IF NOT EXISTS ${key}_floats (
-        key INTEGER PRIMARY KEY, emb BLOB NOT NULL) STRICT`);
     db.exec(`CREATE TABLE IF NOT EXISTS ${key}_keys (
       key INTEGER PRIMARY KEY, digest BLOB NOT NULL) STRICT`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${key}_keys_digest ON ${key}_keys (digest)`);
@@ -132,15 +121,6 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
        VALUES (?, ?, ?, ?, ?)`,
     ).run(key, version.model, dimensions, quantization, new Date().toISOString());
   }).immediate();
-}
-
-/**
- * Drops the versions built with another layout: their keys match no version this release
- * computes, so they can neither serve nor be kept current (an erasure must reach every row).
- */
-function dropStaleLayouts(db: Database.Database): void {
-  for (const { key, model, dimensions, quantization } of registeredVersions(db))
-    if (vectorVersion(model, dimensions, quantization).key !== key) dropVectorVersion(db, key);
 }
 
 /** Every registered version, oldest first. */
@@ -162,7 +142,6 @@ export function dropVectorVersion(db: Database.Database, key: string): void {
   const run = () => {
     db.exec(`DROP TABLE IF EXISTS ${key}_vec`);
     db.exec(`DROP TABLE IF EXISTS ${key}_keys`);
-    db.exec(`DROP TABLE IF EXISTS ${key}_floats`);
     db.prepare('DELETE FROM vec_progress WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_versions WHERE key = ?').run(key);
   };

@@ -62,41 +62,27 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
       : quantization === 'int8'
         ? "vec_quantize_int8(?, 'unit')"
         : 'vec_quantize_binary(?)';
-  // Where the float vectors are: the searched column itself, or the table kept for re-scoring.
-  const floats = quantization === 'none' ? `${t}_vec` : `${t}_floats`;
-  const floatKey = quantization === 'none' ? 'rowid' : 'key';
+  // The float vector: the searched column itself, or the copy kept for re-scoring.
+  const floats = quantization === 'none' ? 'emb' : 'exact';
   const knn = `SELECT rowid AS key, distance FROM ${t}_vec
     WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
   return {
-    insertVec: db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
-      `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ${quantize}, ?, ?)`,
+    insertVec: db.prepare<unknown[]>(
+      quantization === 'none'
+        ? `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ?, ?, ?)`
+        : `INSERT INTO ${t}_vec (rowid, vmem, emb, exact, written, gone)
+           VALUES (?, ?, ${quantize}, ?, ?, ?)`,
     ),
-    insertFloats:
-      quantization === 'none'
-        ? undefined
-        : db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (key, emb) VALUES (?, ?)`),
-    removeFloats:
-      quantization === 'none'
-        ? undefined
-        : db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE key = ?`),
     floatsOf: db
-      .prepare<[bigint], Buffer>(`SELECT emb FROM ${floats} WHERE ${floatKey} = ?`)
+      .prepare<[bigint], Buffer>(`SELECT ${floats} FROM ${t}_vec WHERE rowid = ?`)
       .pluck(),
-    // A plain table plans `key IN (...)` as point lookups; vec0 would scan every row.
-    exact:
-      quantization === 'none'
-        ? undefined
-        : db
-            .prepare<[Buffer, string], { key: bigint; distance: number }>(
-              `SELECT key, vec_distance_l2(emb, ?) AS distance FROM ${t}_floats
-                WHERE key IN (SELECT value FROM json_each(?))`,
-            )
-            .safeIntegers(true),
-    exactOne: db
-      .prepare<[Buffer, bigint], number>(
-        `SELECT vec_distance_l2(emb, ?) FROM ${floats} WHERE ${floatKey} = ?`,
+    // Joined from the list, vec0 reads each row by its rowid; `rowid IN (...)` would scan them all.
+    exact: db
+      .prepare<[Buffer, string], { key: bigint; distance: number }>(
+        `SELECT v.rowid AS key, vec_distance_l2(v.${floats}, ?) AS distance
+           FROM json_each(?) AS j JOIN ${t}_vec AS v ON v.rowid = j.value`,
       )
-      .pluck(),
+      .safeIntegers(true),
     knn: db
       .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(knn)
       .safeIntegers(true),
@@ -151,14 +137,15 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
     version,
     insert({ key, vmem, vector, written, gone, digest }) {
       const bytes = vectorBytes(vector);
-      vec.insertVec.run(key, BigInt(vmem), bytes, BigInt(written), gone);
-      vec.insertFloats?.run(key, bytes);
+      const values = quantized
+        ? [key, BigInt(vmem), bytes, bytes, BigInt(written), gone]
+        : [key, BigInt(vmem), bytes, BigInt(written), gone];
+      vec.insertVec.run(...values);
       sql.insertKey.run(key, digest);
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
       sql.removeKey.run(key);
-      vec.removeFloats?.run(key);
       return sql.removeVec.run(key).changes > 0;
     },
     digests(keys) {
@@ -196,17 +183,9 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
     },
     exact(query, keys) {
       const out = new Map<bigint, number>();
-      const bytes = vectorBytes(query);
-      if (vec.exact) {
-        if (keys.length > 0)
-          for (const row of vec.exact.all(bytes, list(keys)))
-            out.set(row.key, Number(row.distance));
-        return out;
-      }
-      for (const key of keys) {
-        const distance = vec.exactOne.get(bytes, key);
-        if (distance !== undefined) out.set(key, distance);
-      }
+      if (keys.length === 0) return out;
+      for (const row of vec.exact.all(vectorBytes(query), list(keys)))
+        out.set(row.key, Number(row.distance));
       return out;
     },
     keysBetween: (from, to) => sql.keysBetween.all(from, to),
