@@ -3,15 +3,15 @@
  * chunk, which costs more than the quantized distances themselves once k is in the hundreds;
  * with `distance <= bound` in the query, only the rows within the bound take part. The bound
  * is a guess learned from the k-th distances of recent searches: when fewer than k rows fall
- * within it the search runs again with a wider one, and at last with none, so the answer is
+ * within it the search runs again with wider ones, and at last with none, so the answer is
  * always the exact top k by the quantized distance whatever the guess.
  */
 
 /** Recent k-th distances kept per k. */
 const KEPT = 16;
 
-/** How much wider the second attempt is than the first. */
-const WIDEN = 1.15;
+/** How much wider each attempt is than the learned bound, before the last one has none. */
+const WIDENINGS = [1, 1.15, 1.35, 1.6];
 
 /** Learned bounds of one table's KNN. */
 export class KnnBound {
@@ -27,7 +27,7 @@ export class KnnBound {
   attempts(k: number): (number | undefined)[] {
     const seen = this.recent.get(k);
     const first = seen ? Math.max(...seen) : this.initial;
-    return [first, first * WIDEN, undefined];
+    return [...WIDENINGS.map((factor) => first * factor), undefined];
   }
 
   /** Records the k-th distance of a search that found `k` rows. */

@@ -32,8 +32,13 @@ export interface VectorTable {
   remove(key: bigint): boolean;
   /** The digests of the rows at `keys` that exist. */
   digests(keys: readonly bigint[]): Map<bigint, Buffer>;
-  /** The float vector of some row whose content has `digest` (the cache), if any. */
+  /**
+   * The float vector of content with `digest` (the cache): from a row of this version, or of
+   * another version of the same model and dimensions, if any.
+   */
   cached(digest: Buffer): Float32Array | undefined;
+  /** The float vector of some row of this version whose content has `digest`, if any. */
+  stored(digest: Buffer): Float32Array | undefined;
   /** The `k` nearest rows of memory `vmem` written at or before `writtenUpTo`, gone after `goneAfter`. */
   knn(
     query: Float32Array,
@@ -124,13 +129,32 @@ function initialBound({ quantization, dimensions }: VectorVersion): number {
   return quantization === 'binary' ? dimensions * 0.375 : 127.5;
 }
 
-/** Prepares the statements of `version` on `db` (its tables must exist). */
-export function prepareVectorTable(db: Database.Database, version: VectorVersion): VectorTable {
+/**
+ * Prepares the statements of `version` on `db` (its tables must exist); `versions` lists every
+ * version of the file, whose vectors of the same model the cache may copy.
+ */
+export function prepareVectorTable(
+  db: Database.Database,
+  version: VectorVersion,
+  versions: () => readonly VectorTable[] = () => [],
+): VectorTable {
   const vec = vectorStatements(db, version);
   const sql = keyStatements(db, version);
   const quantized = version.quantization !== 'none';
   const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
+  const stored = (digest: Buffer) => {
+    const key = sql.byDigest.get(digest);
+    const bytes = key === undefined ? undefined : vec.floatsOf.get(key);
+    if (bytes === undefined) return undefined;
+    return new Float32Array(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    );
+  };
+  const sameModel = ({ version: other }: VectorTable) =>
+    other.key !== version.key &&
+    other.model === version.model &&
+    other.dimensions === version.dimensions;
   const neighbours = (rows: { key: bigint; distance: number }[]) =>
     rows.map((row) => ({ key: row.key, distance: Number(row.distance) }));
   return {
@@ -155,13 +179,12 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
       return out;
     },
     cached(digest) {
-      const key = sql.byDigest.get(digest);
-      const bytes = key === undefined ? undefined : vec.floatsOf.get(key);
-      if (bytes === undefined) return undefined;
-      return new Float32Array(
-        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-      );
+      let vector = stored(digest);
+      for (const other of versions())
+        if (!vector && sameModel(other)) vector = other.stored(digest);
+      return vector;
     },
+    stored,
     knn(query, k, vmem, writtenUpTo, goneAfter) {
       if (writtenUpTo < 0 || k < 1) return [];
       const args: [Buffer, number, bigint, bigint, bigint] = [
