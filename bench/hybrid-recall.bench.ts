@@ -1,14 +1,15 @@
 /**
  * The auditable recall (search + Recall append) by mode at 100 k items (and 1 M), on the SQLite
  * store with its read models and vectors in the same file: lexical (BM25, the same-run
- * baseline), semantic and hybrid (RRF). The query vector comes from a memo filled before the
- * samples, so the embedding call is excluded. The 1 M memory is the 100 k corpus written ten
+ * baseline), semantic and hybrid (RRF), with float or quantized vectors of the topic stand-in
+ * (dense, shaped like a sentence model's: topic-embedder.ts). The query vector comes from a memo
+ * filled before the samples, so the embedding call is excluded. The 1 M memory is the 100 k corpus written ten
  * times under new ids: ten items share each text, so it embeds 100 k texts (the digest cache
  * copies the rest) while every KNN still scans 1 M rows.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecallMode } from '../src/core/index.js';
 import { openMemledger } from '../src/memory/index.js';
@@ -16,20 +17,20 @@ import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import type { Quantization } from '../src/vectors/index.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
 import { percentile, report, timeMs } from './support.js';
-import { memoEmbedder } from './vectors.bench.js';
+import { topicEmbedder } from './topic-embedder.js';
 
 export async function benchHybridRecall(
   distinct = 100_000,
   copies = 1,
   samples = 200,
-  quantization: Quantization = 'none',
+  quantization: Quantization = 'binary',
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-hybrid-'));
   const items = distinct * copies;
   try {
     const corpus = searchCorpus(distinct);
     const store = openSqliteStore({ path: join(dir, 'hybrid.db'), synchronous: 'NORMAL' });
-    const { embedder, vectorOf } = memoEmbedder(384);
+    const { embedder, vectorOf } = topicEmbedder(384);
     const memledger = openMemledger({
       store,
       embeddings: {
@@ -60,6 +61,7 @@ export async function benchHybridRecall(
     const modes: RecallMode[] = ['lexical', 'semantic', 'hybrid'];
     const ms = new Map<RecallMode, number[]>(modes.map((mode) => [mode, []]));
     const returned = new Map<RecallMode, number>(modes.map((mode) => [mode, 0]));
+    const loadBefore = loadavg()[0]!.toFixed(2);
     for (const query of queries)
       for (const mode of modes)
         ms.get(mode)!.push(
@@ -68,6 +70,7 @@ export async function benchHybridRecall(
             returned.set(mode, returned.get(mode)! + got.length);
           }),
         );
+    const load = `${loadBefore} / ${loadavg()[0]!.toFixed(2)}`;
     await memledger.close();
     const figures: Record<string, number | string> = {
       items,
@@ -77,6 +80,7 @@ export async function benchHybridRecall(
       samples,
       'append of the items s': appendMs / 1000,
       'words indexed + every item embedded (memo) s': buildMs / 1000,
+      'load average (1 min) before / after the samples': load,
     };
     for (const mode of modes) {
       figures[`${mode} recall p50 ms`] = percentile(ms.get(mode)!, 50);
@@ -87,10 +91,8 @@ export async function benchHybridRecall(
     figures['hybrid / lexical p50'] = percentile(ms.get('hybrid')!, 50) / lexical;
     figures['semantic / lexical p50'] = percentile(ms.get('semantic')!, 50) / lexical;
     figures.target = 'hybrid recall p50 <= 15 ms at 100 k items, <= 60 ms at 1 M';
-    report(
-      `hybrid-recall-${items >= 1_000_000 ? `${items / 1_000_000}m` : `${items / 1000}k`}`,
-      figures,
-    );
+    const size = items >= 1_000_000 ? `${items / 1_000_000}m` : `${items / 1000}k`;
+    report(`hybrid-recall-${size}-${quantization}`, figures);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

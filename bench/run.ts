@@ -60,8 +60,9 @@ await bench('recall', () => benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 
 await bench('search', () => benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300));
 await bench('vectors', () => benchVectors(quick ? 10_000 : 100_000, quick ? 50 : 200));
 await bench('hybrid-recall', async () => {
-  await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200);
-  if (large) await benchHybridRecall(100_000, 10, 100);
+  for (const quantization of ['binary', 'none'] as const)
+    await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200, quantization);
+  if (large) await benchHybridRecall(100_000, 10, 100, 'binary');
 });
 await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 5));
 await bench('retrieval-quality', () => benchRetrievalQuality(dataset, glove));

@@ -1,23 +1,26 @@
 /**
- * The vector index at 100 k items of 384 dimensions (the search bench's ~1 KB documents, embedded
- * by the hashing test embedder: vectors with the structure of shared words, built once and
- * reused), on the SQLite store's own file: top-100 latency as of a random seq with float, int8
- * and binary vectors (the query vector given: the embedding call excluded), recall@10 of the
- * quantized versions against the exact float top 10, and disk per vector against the raw
- * float32 (and quantized) bytes. Same-run baselines: a brute-force top 100 over the same vectors
- * held in process memory, and the FTS5 (BM25) search of the same queries.
+ * The vector index at 100 k items of 384 dimensions (the search bench's ~1 KB documents), on the
+ * SQLite store's own file, with two embedders: the hashing test embedder (sparse vectors with
+ * the structure of shared words) and the topic stand-in (dense vectors shaped like a sentence
+ * model's, topic-embedder.ts), each text embedded once and reused. For float, int8 and binary
+ * vectors: top-100 latency as of a random seq (the query vector given: the embedding call
+ * excluded), recall@10 against the exact float top 10 of the same embedder, and disk per vector
+ * against the raw float32 (and quantized) bytes. Same-run baselines: a brute-force top 100 over
+ * the hashing vectors held in process memory, and the FTS5 (BM25) search of the same queries.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
 import { openEmbeddedReadModels, type ReadModelDb } from '../src/read-models/index.js';
+import type { Document, Sequenced } from '../src/core/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { VectorIndex, itemText, unitVector, type Quantization } from '../src/vectors/index.js';
 import { hashingVector } from '../test/support/hashing-embedder.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
 import { percentile, report, seededRandom, timeMs } from './support.js';
+import { topicEmbedder } from './topic-embedder.js';
 
 /** An embedder over a memo of hashing vectors: each text is hashed once for every version. */
 export function memoEmbedder(dimensions: number, model = `bench-hashing-${dimensions}`) {
@@ -78,6 +81,95 @@ function openIndex(db: ReadModelDb, embedder: Embedder, quantization: Quantizati
   );
 }
 
+/** The corpus's vectors from one embedder, with the queries' and their exact top 100. */
+interface Vectors {
+  readonly name: string;
+  readonly embedder: Embedder;
+  readonly asked: { text: string; vector: Float32Array; asOf: number }[];
+  readonly exact: number[][];
+  readonly bruteMs: number[];
+}
+
+/** Embeds the corpus and the queries with a memo embedder, and brute-forces the exact top 100. */
+function vectorsOf(
+  name: string,
+  memo: { embedder: Embedder; vectorOf: (text: string) => Float32Array },
+  corpus: readonly Sequenced<Document>[],
+  samples: number,
+): Vectors {
+  const vectors = corpus.map((item) => memo.vectorOf(itemText(item)));
+  const next = seededRandom(5);
+  const asked = searchQueries(corpus, samples).map((text) => ({
+    text,
+    vector: memo.vectorOf(text),
+    asOf: Math.floor(next() * corpus.length),
+  }));
+  const bruteMs: number[] = [];
+  const exact = asked.map(({ vector, asOf }) => {
+    const started = performance.now();
+    const top = bruteForceTop(vectors, vector, asOf, 100);
+    bruteMs.push(performance.now() - started);
+    return top;
+  });
+  return { name, embedder: memo.embedder, asked, exact, bruteMs };
+}
+
+/** Builds one version and measures its top-100 latency, recall and disk. */
+async function measureVersion(
+  db: ReadModelDb,
+  mem: number,
+  { name, embedder, asked, exact }: Vectors,
+  quantization: Quantization,
+): Promise<Record<string, number | string>> {
+  const index = openIndex(db, embedder, quantization);
+  const buildMs = await timeMs(() => index.catchUp(mem));
+  const ms: number[] = [];
+  let recall10 = 0;
+  let same100 = 0;
+  const started = loadavg()[0]!;
+  for (const [i, { vector, asOf }] of asked.entries()) {
+    let hits: { seq: number }[] = [];
+    ms.push(
+      await timeMs(
+        () => (hits = index.search(mem, index.current, vector, { asOfSeq: asOf, limit: 100 })),
+      ),
+    );
+    const top10 = new Set(exact[i]!.slice(0, 10));
+    recall10 += hits.slice(0, 10).filter((h) => top10.has(h.seq)).length / top10.size;
+    const top100 = new Set(exact[i]);
+    same100 += hits.filter((h) => top100.has(h.seq)).length / top100.size;
+  }
+  const bytes = tableBytes(db.database, index.current.version.key);
+  const count = (
+    db.database.prepare(`SELECT count(*) AS n FROM ${index.current.version.key}_keys`).get() as {
+      n: number;
+    }
+  ).n;
+  const dimensions = embedder.dimensions;
+  const stored =
+    quantization === 'none'
+      ? 4 * dimensions
+      : quantization === 'int8'
+        ? dimensions
+        : dimensions / 8;
+  const at = `${name} ${quantization}:`;
+  const samples = asked.length;
+  const figures: Record<string, number | string> = {
+    [`${at} build (embed from memo + insert) s`]: buildMs / 1000,
+    [`${at} top-100 p50 ms`]: percentile(ms, 50),
+    [`${at} top-100 p99 ms`]: percentile(ms, 99),
+    [`${at} recall@10 vs exact float`]: recall10 / samples,
+    [`${at} top-100 overlap with exact`]: same100 / samples,
+    [`${at} disk bytes per vector`]: bytes / count,
+    [`${at} disk / raw float32 bytes`]: bytes / count / (4 * dimensions),
+    [`${at} load average (1 min) before / after`]: `${started.toFixed(2)} / ${loadavg()[0]!.toFixed(2)}`,
+  };
+  if (quantization !== 'none')
+    figures[`${at} disk / (quantized + float32 kept) bytes`] =
+      bytes / count / (stored + 4 * dimensions);
+  return figures;
+}
+
 export async function benchVectors(
   items = 100_000,
   samples = 200,
@@ -92,68 +184,23 @@ export async function benchVectors(
     for (let i = 0; i < items; i += 1000)
       await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));
     const mem = db.keyOf('default');
-    const { embedder, vectorOf } = memoEmbedder(dimensions);
-    const hashMs = await timeMs(() => corpus.forEach((item) => vectorOf(itemText(item))));
-    const vectors = corpus.map((item) => vectorOf(itemText(item)));
-    const next = seededRandom(5);
-    const asked = searchQueries(corpus, samples).map((text) => ({
-      text,
-      vector: vectorOf(text),
-      asOf: Math.floor(next() * items),
-    }));
     const figures: Record<string, number | string> = { items, dimensions, samples };
-    figures['hashing-embedder vectors of the corpus s (outside the samples)'] = hashMs / 1000;
-    const bruteMs: number[] = [];
-    const exact = asked.map(({ vector, asOf }) => {
-      const started = performance.now();
-      const top = bruteForceTop(vectors, vector, asOf, 100);
-      bruteMs.push(performance.now() - started);
-      return top;
-    });
-    figures['baseline: brute force top-100 in process memory p50 ms'] = percentile(bruteMs, 50);
+    const embedded = [
+      vectorsOf('hashing', memoEmbedder(dimensions), corpus, samples),
+      vectorsOf('topics', topicEmbedder(dimensions), corpus, samples),
+    ];
+    figures['baseline: brute force top-100 in process memory p50 ms'] = percentile(
+      embedded[0]!.bruteMs,
+      50,
+    );
     db.catchUpSearch(mem);
     const ftsMs: number[] = [];
-    for (const { text, asOf } of asked)
+    for (const { text, asOf } of embedded[0]!.asked)
       ftsMs.push(await timeMs(() => db.search.search(mem, text, { limit: 100, asOfSeq: asOf })));
     figures['baseline: FTS5 (BM25) top-100 p50 ms'] = percentile(ftsMs, 50);
-    for (const quantization of ['none', 'int8', 'binary'] as const) {
-      const index = openIndex(db, embedder, quantization);
-      const buildMs = await timeMs(() => index.catchUp(mem));
-      const ms: number[] = [];
-      let recall10 = 0;
-      let same100 = 0;
-      for (const [i, { vector, asOf }] of asked.entries()) {
-        let hits: { seq: number }[] = [];
-        ms.push(
-          await timeMs(
-            () => (hits = index.search(mem, index.current, vector, { asOfSeq: asOf, limit: 100 })),
-          ),
-        );
-        const top10 = new Set(exact[i]!.slice(0, 10));
-        recall10 += hits.slice(0, 10).filter((h) => top10.has(h.seq)).length / top10.size;
-        const top100 = new Set(exact[i]);
-        same100 += hits.filter((h) => top100.has(h.seq)).length / top100.size;
-      }
-      const bytes = tableBytes(db.database, index.current.version.key);
-      const stored =
-        quantization === 'none'
-          ? 4 * dimensions
-          : quantization === 'int8'
-            ? dimensions
-            : dimensions / 8;
-      figures[`${quantization}: build (embed from memo + insert) s`] = buildMs / 1000;
-      figures[`${quantization}: top-100 p50 ms`] = percentile(ms, 50);
-      figures[`${quantization}: top-100 p99 ms`] = percentile(ms, 99);
-      figures[`${quantization}: p50 / brute force in memory`] =
-        percentile(ms, 50) / percentile(bruteMs, 50);
-      figures[`${quantization}: recall@10 vs exact float`] = recall10 / samples;
-      figures[`${quantization}: top-100 overlap with exact`] = same100 / samples;
-      figures[`${quantization}: disk bytes per vector`] = bytes / items;
-      figures[`${quantization}: disk / raw float32 bytes`] = bytes / items / (4 * dimensions);
-      if (quantization !== 'none')
-        figures[`${quantization}: disk / (quantized + float32 kept) bytes`] =
-          bytes / items / (stored + 4 * dimensions);
-    }
+    for (const vectors of embedded)
+      for (const quantization of ['none', 'int8', 'binary'] as const)
+        Object.assign(figures, await measureVersion(db, mem, vectors, quantization));
     figures.target =
       'top-100 p50 <= 10 ms, p99 <= 30 ms; quantized recall@10 >= 0.95; disk <= 1.2x raw bytes';
     await store.close();

@@ -5,6 +5,7 @@
 export * from './vector-index.js';
 export type { VersionProgress } from './vector-progress.js';
 export {
+  defaultQuantization,
   vectorVersion,
   VECTOR_LAYOUT,
   type Quantization,

@@ -88,12 +88,14 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
       )
       .pluck(),
     visible: db.prepare<
-      [number, string, number, number, number],
+      [string, number, number, number, number],
       { seq: number; id: string; kind: number }
     >(
-      `SELECT seq, id, kind FROM rm_items
-        WHERE mem = ? AND seq IN (SELECT value FROM json_each(?)) AND kind < 2 AND seq <= ?
-          AND (deleted_seq IS NULL OR deleted_seq > ?) AND erased_seq IS NULL AND ? >= 0`,
+      // CROSS JOIN keeps the list outside: each seq is one key lookup, where `seq IN (...)`
+      // beside `seq <= ?` was planned as a range scan of everything written up to `asOf`.
+      `SELECT i.seq, i.id, i.kind FROM json_each(?) AS j CROSS JOIN rm_items AS i
+        WHERE i.mem = ? AND i.seq = j.value AND i.kind < 2 AND i.seq <= ?
+          AND (i.deleted_seq IS NULL OR i.deleted_seq > ?) AND i.erased_seq IS NULL AND ? >= 0`,
     ),
   };
   return {
@@ -124,7 +126,7 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
     visibleAt(mem, seqs, asOf) {
       const out = new Map<number, VisibleItem>();
       if (seqs.length === 0) return out;
-      for (const row of sql.visible.all(mem, JSON.stringify(seqs), asOf, asOf, asOf))
+      for (const row of sql.visible.all(JSON.stringify(seqs), mem, asOf, asOf, asOf))
         out.set(row.seq, {
           seq: row.seq,
           id: row.id,

@@ -19,6 +19,7 @@ import { embedNextBatch, type BatchOutcome } from './vector-catch-up.js';
 import type { VectorContext } from './vector-context.js';
 import {
   QUANTIZATIONS,
+  defaultQuantization,
   dropVectorVersion,
   ensureVectorTables,
   registeredVersions,
@@ -43,7 +44,11 @@ export interface VectorIndexOptions {
   readonly embedder: Embedder;
   /** The model of an earlier version, serving a memory until the current one caught up with it. */
   readonly previous?: Embedder | undefined;
-  /** How searched vectors are stored. @defaultValue 'none' (float32: exact top k) */
+  /**
+   * How searched vectors are stored: `none` (float32, the exact top k), `int8` or `binary` (a
+   * quantized copy searched first, its candidates re-scored with the floats).
+   * @defaultValue {@link defaultQuantization} of the model's dimensions
+   */
   readonly quantization?: Quantization | undefined;
   /** Items per embedding batch (one write transaction each). @defaultValue 256 */
   readonly batchSize?: number | undefined;
@@ -123,8 +128,8 @@ export class VectorIndex {
 
   /** Loads sqlite-vec into the file's connection and opens (or creates) the model's version. */
   static open(source: VectorSource, options: VectorIndexOptions): VectorIndex {
-    const quantization = options.quantization ?? 'none';
-    if (!QUANTIZATIONS.includes(quantization)) {
+    const { quantization } = options;
+    if (quantization !== undefined && !QUANTIZATIONS.includes(quantization)) {
       throw new MemoryError(
         'VALIDATION_FAILED',
         `Invalid quantization ${JSON.stringify(quantization)}: must be none, int8 or binary.`,
@@ -136,15 +141,19 @@ export class VectorIndex {
     const mmap = options.mmapBytes ?? MAX_MMAP;
     if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
       db.pragma(`mmap_size = ${Math.floor(mmap)}`);
-    const versionOf = (embedder: Embedder) =>
-      vectorVersion(embedder.model, embedder.dimensions, quantization);
+    const versionOf = ({ model, dimensions }: Embedder) =>
+      vectorVersion(model, dimensions, quantization ?? defaultQuantization(dimensions));
     const current = versionOf(options.embedder);
     ensureVectorTables(db, current);
     const previous = options.previous ? versionOf(options.previous) : undefined;
     if (previous) ensureVectorTables(db, previous);
-    const tables = registeredVersions(db).map((version) => prepareVectorTable(db, version));
+    // The versions of one model differ only in how they store its vectors: one copies another's.
+    const ordered: VectorTable[] = [];
+    const tables = registeredVersions(db).map((version) =>
+      prepareVectorTable(db, version, () => ordered),
+    );
     const byKey = (key: string) => tables.find((table) => table.version.key === key)!;
-    const ordered = [byKey(current.key), ...tables.filter((t) => t.version.key !== current.key)];
+    ordered.push(byKey(current.key), ...tables.filter((t) => t.version.key !== current.key));
     return new VectorIndex(
       source,
       options,

@@ -25,6 +25,15 @@ export type Quantization = 'none' | 'int8' | 'binary';
 /** Every quantization, for validation. */
 export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary'];
 
+/**
+ * The quantization of a model's version when the options name none: `binary` where the
+ * dimensions pack into whole bytes (its KNN reads a thirty-second of the float bytes and its
+ * candidates are re-scored with the floats), `none` otherwise.
+ */
+export function defaultQuantization(dimensions: number): Quantization {
+  return dimensions % 8 === 0 ? 'binary' : 'none';
+}
+
 /** The layout of a version's tables; another layout is a new version (built beside). */
 export const VECTOR_LAYOUT = 1;
 

@@ -40,6 +40,12 @@ export interface SearchScope {
 /** vec0's largest `k`. */
 const MAX_K = 4096;
 
+/**
+ * Fewest candidates a quantized KNN re-scores: a small limit times the oversampling leaves too
+ * few for the float order to correct, and the KNN's bound keeps a hundred as cheap as twenty.
+ */
+const MIN_CANDIDATES = 100;
+
 /** The nearest visible items, best first. */
 export function searchVectors(
   scope: SearchScope,
@@ -52,7 +58,8 @@ export function searchVectors(
   if (!(limit > 0) || asOf < 0 || through < 0) return [];
   const unit = unitVector(query);
   const quantized = table.version.quantization !== 'none';
-  const k = quantized ? Math.min(MAX_K, limit * Math.max(1, options.oversample)) : limit;
+  const candidates = Math.max(MIN_CANDIDATES, limit * Math.max(1, options.oversample));
+  const k = quantized ? Math.min(MAX_K, candidates) : limit;
   let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf);
   if (quantized) neighbours = rescored(table, unit, neighbours);
   const seqs = neighbours.map((n) => seqOfKey(n.key));

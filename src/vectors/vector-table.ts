@@ -4,6 +4,7 @@
  * float32 (the index normalizes them), so the L2 distance orders like the cosine.
  */
 import type Database from 'better-sqlite3';
+import { KnnBound } from './knn-bound.js';
 import type { VectorVersion } from './vector-layout.js';
 
 /** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
@@ -31,8 +32,13 @@ export interface VectorTable {
   remove(key: bigint): boolean;
   /** The digests of the rows at `keys` that exist. */
   digests(keys: readonly bigint[]): Map<bigint, Buffer>;
-  /** The float vector of some row whose content has `digest` (the cache), if any. */
+  /**
+   * The float vector of content with `digest` (the cache): from a row of this version, or of
+   * another version of the same model and dimensions, if any.
+   */
   cached(digest: Buffer): Float32Array | undefined;
+  /** The float vector of some row of this version whose content has `digest`, if any. */
+  stored(digest: Buffer): Float32Array | undefined;
   /** The `k` nearest rows of memory `vmem` written at or before `writtenUpTo`, gone after `goneAfter`. */
   knn(
     query: Float32Array,
@@ -52,8 +58,8 @@ export function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
-/** Prepares the statements of `version` on `db` (its tables must exist). */
-export function prepareVectorTable(db: Database.Database, version: VectorVersion): VectorTable {
+/** The statements of `version` that read and write its vectors. */
+function vectorStatements(db: Database.Database, version: VectorVersion) {
   const { key: t, quantization } = version;
   const quantize =
     quantization === 'none'
@@ -63,13 +69,39 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
         : 'vec_quantize_binary(?)';
   // The float vector: the searched column itself, or the copy kept for re-scoring.
   const floats = quantization === 'none' ? 'emb' : 'exact';
-  const insertVec = db.prepare<unknown[]>(
-    quantization === 'none'
-      ? `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ?, ?, ?)`
-      : `INSERT INTO ${t}_vec (rowid, vmem, emb, exact, written, gone)
-         VALUES (?, ?, ${quantize}, ?, ?, ?)`,
-  );
-  const sql = {
+  const knn = `SELECT rowid AS key, distance FROM ${t}_vec
+    WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
+  return {
+    insertVec: db.prepare<unknown[]>(
+      quantization === 'none'
+        ? `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ?, ?, ?)`
+        : `INSERT INTO ${t}_vec (rowid, vmem, emb, exact, written, gone)
+           VALUES (?, ?, ${quantize}, ?, ?, ?)`,
+    ),
+    floatsOf: db
+      .prepare<[bigint], Buffer>(`SELECT ${floats} FROM ${t}_vec WHERE rowid = ?`)
+      .pluck(),
+    // Joined from the list, vec0 reads each row by its rowid; `rowid IN (...)` would scan them all.
+    exact: db
+      .prepare<[Buffer, string], { key: bigint; distance: number }>(
+        `SELECT v.rowid AS key, vec_distance_l2(v.${floats}, ?) AS distance
+           FROM json_each(?) AS j JOIN ${t}_vec AS v ON v.rowid = j.value`,
+      )
+      .safeIntegers(true),
+    knn: db
+      .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(knn)
+      .safeIntegers(true),
+    knnWithin: db
+      .prepare<[Buffer, number, bigint, bigint, bigint, number], { key: bigint; distance: number }>(
+        `${knn} AND distance <= ?`,
+      )
+      .safeIntegers(true),
+  };
+}
+
+/** The statements over the digest cache of `version`. */
+function keyStatements(db: Database.Database, { key: t }: VectorVersion) {
+  return {
     insertKey: db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_keys (key, digest) VALUES (?, ?)`),
     setGone: db.prepare<[bigint, bigint]>(`UPDATE ${t}_vec SET gone = ? WHERE rowid = ?`),
     removeVec: db.prepare<[bigint]>(`DELETE FROM ${t}_vec WHERE rowid = ?`),
@@ -83,36 +115,56 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
       .prepare<[Buffer], bigint>(`SELECT key FROM ${t}_keys WHERE digest = ? LIMIT 1`)
       .pluck()
       .safeIntegers(true),
-    floatsOf: db
-      .prepare<[bigint], Buffer>(`SELECT ${floats} FROM ${t}_vec WHERE rowid = ?`)
-      .pluck(),
-    knn: db
-      .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(
-        `SELECT rowid AS key, distance FROM ${t}_vec
-          WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`,
-      )
-      .safeIntegers(true),
-    exact: db
-      .prepare<[Buffer, string], { key: bigint; distance: number }>(
-        `SELECT rowid AS key, vec_distance_l2(${floats}, ?) AS distance FROM ${t}_vec
-          WHERE rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .safeIntegers(true),
     keysBetween: db
       .prepare<[bigint, bigint], bigint>(`SELECT key FROM ${t}_keys WHERE key BETWEEN ? AND ?`)
       .pluck()
       .safeIntegers(true),
   };
+}
+
+/** The first guess of a quantized KNN's bound, before a search taught one. */
+function initialBound({ quantization, dimensions }: VectorVersion): number {
+  // Sign bits differ in about a third of the places for near neighbours; int8 'unit' scales
+  // the unit sphere by 127.5, where neighbours lie about 1 apart.
+  return quantization === 'binary' ? dimensions * 0.375 : 127.5;
+}
+
+/**
+ * Prepares the statements of `version` on `db` (its tables must exist); `versions` lists every
+ * version of the file, whose vectors of the same model the cache may copy.
+ */
+export function prepareVectorTable(
+  db: Database.Database,
+  version: VectorVersion,
+  versions: () => readonly VectorTable[] = () => [],
+): VectorTable {
+  const vec = vectorStatements(db, version);
+  const sql = keyStatements(db, version);
+  const quantized = version.quantization !== 'none';
+  const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
+  const stored = (digest: Buffer) => {
+    const key = sql.byDigest.get(digest);
+    const bytes = key === undefined ? undefined : vec.floatsOf.get(key);
+    if (bytes === undefined) return undefined;
+    return new Float32Array(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    );
+  };
+  const sameModel = ({ version: other }: VectorTable) =>
+    other.key !== version.key &&
+    other.model === version.model &&
+    other.dimensions === version.dimensions;
+  const neighbours = (rows: { key: bigint; distance: number }[]) =>
+    rows.map((row) => ({ key: row.key, distance: Number(row.distance) }));
   return {
     version,
     insert({ key, vmem, vector, written, gone, digest }) {
       const bytes = vectorBytes(vector);
-      const values =
-        quantization === 'none'
-          ? [key, BigInt(vmem), bytes, BigInt(written), gone]
-          : [key, BigInt(vmem), bytes, bytes, BigInt(written), gone];
-      insertVec.run(...values);
+      const values = quantized
+        ? [key, BigInt(vmem), bytes, bytes, BigInt(written), gone]
+        : [key, BigInt(vmem), bytes, BigInt(written), gone];
+      vec.insertVec.run(...values);
       sql.insertKey.run(key, digest);
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
@@ -127,23 +179,35 @@ export function prepareVectorTable(db: Database.Database, version: VectorVersion
       return out;
     },
     cached(digest) {
-      const key = sql.byDigest.get(digest);
-      const bytes = key === undefined ? undefined : sql.floatsOf.get(key);
-      if (bytes === undefined) return undefined;
-      return new Float32Array(
-        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-      );
+      let vector = stored(digest);
+      for (const other of versions())
+        if (!vector && sameModel(other)) vector = other.stored(digest);
+      return vector;
     },
+    stored,
     knn(query, k, vmem, writtenUpTo, goneAfter) {
       if (writtenUpTo < 0 || k < 1) return [];
-      return sql.knn
-        .all(vectorBytes(query), k, BigInt(vmem), BigInt(writtenUpTo), BigInt(goneAfter))
-        .map((row) => ({ key: row.key, distance: Number(row.distance) }));
+      const args: [Buffer, number, bigint, bigint, bigint] = [
+        vectorBytes(query),
+        k,
+        BigInt(vmem),
+        BigInt(writtenUpTo),
+        BigInt(goneAfter),
+      ];
+      const run = (within: number | undefined) =>
+        within === undefined ? vec.knn.all(...args) : vec.knnWithin.all(...args, within);
+      if (!quantized) return neighbours(run(undefined));
+      for (const within of bound.attempts(k)) {
+        const rows = run(within);
+        if (rows.length === k) bound.learn(k, Number(rows[k - 1]!.distance));
+        if (rows.length === k || within === undefined) return neighbours(rows);
+      }
+      return [];
     },
     exact(query, keys) {
       const out = new Map<bigint, number>();
       if (keys.length === 0) return out;
-      for (const row of sql.exact.all(vectorBytes(query), list(keys)))
+      for (const row of vec.exact.all(vectorBytes(query), list(keys)))
         out.set(row.key, Number(row.distance));
       return out;
     },

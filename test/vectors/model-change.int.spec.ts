@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openMemledger, type Memledger, type EmbeddingsOptions } from '../../src/memory/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
-import { hashingEmbedder } from '../support/hashing-embedder.js';
+import { hashingEmbedder, hashingVector } from '../support/hashing-embedder.js';
 
 let dir = '';
 const opened: Memledger[] = [];
@@ -140,5 +140,42 @@ describe('a model change', () => {
     expect(texts).toHaveLength(5);
     const { recall } = await (await ledger.memory('b')).recall({ query: 'pony' });
     expect(recall.retrieval).toMatchObject({ method: 'hybrid', model: 'hash-b' });
+  });
+});
+
+describe('a quantization change', () => {
+  it('builds the new version from the stored vectors of the same model, asking the model for none', async () => {
+    await writeWithModelA();
+    const texts: string[] = [];
+    const embedder = hashingEmbedder({
+      model: 'hash-a',
+      dimensions: 16,
+      onEmbed: (t) => texts.push(...t),
+    });
+    const ledger = open({ embedder, quantization: 'int8' });
+    await ledger.vectors!.idle();
+    expect(ledger.vectors!.progress()).toEqual([
+      expect.objectContaining({ model: 'hash-a', quantization: 'int8', current: true }),
+    ]);
+    expect(ledger.vectors!.progress()[0]).toMatchObject({ readyMemories: 2, behind: 0 });
+    expect(texts).toEqual([]);
+    const hits = await (await ledger.memory('a')).search('pony number 3', { mode: 'semantic' });
+    expect(hits[0]).toMatchObject({ seq: 3 });
+    const [item, query] = ['user: pony number 3', 'pony number 3'].map((t) => hashingVector(t, 16));
+    expect(hits[0]!.score).toBeCloseTo(
+      item!.reduce((sum, x, d) => sum + x * query![d]!, 0),
+      5,
+    );
+  });
+
+  it('defaults to binary where the dimensions pack into bytes, and to float elsewhere', async () => {
+    const byte = open({ embedder: hashingEmbedder({ model: 'eight', dimensions: 16 }) });
+    expect(byte.vectors!.progress()[0]).toMatchObject({ model: 'eight', quantization: 'binary' });
+    await closeAll();
+    const odd = open({ embedder: hashingEmbedder({ model: 'odd', dimensions: 12 }) });
+    expect(odd.vectors!.progress().find((v) => v.current)).toMatchObject({
+      model: 'odd',
+      quantization: 'none',
+    });
   });
 });

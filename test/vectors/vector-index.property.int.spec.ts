@@ -86,7 +86,12 @@ async function expectExactAsOfEverySeq(handle: MemoryHandle, log: readonly Seque
   }
 }
 
-describe.each(kinds)('vector index on $name', (kind) => {
+// Binary: the candidates (at least a hundred) cover these small memories, so it is exact too.
+describe.each(
+  kinds.flatMap((kind) =>
+    (['none', 'binary'] as const).map((quantization) => ({ ...kind, quantization })),
+  ),
+)('vector index on $name, quantization $quantization', (kind) => {
   it('returns the brute-force top k of the content visible at every seq, behind the log and after a rebuild (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -105,7 +110,7 @@ describe.each(kinds)('vector index on $name', (kind) => {
                 ...texts.filter((t) => t.startsWith('user: ') || t.startsWith('doc\n')),
               ),
           });
-          const embeddings = { embedder, follow: false };
+          const embeddings = { embedder, follow: false, quantization: kind.quantization };
           // First life: part of the log, vectors caught up, closed.
           const first = kind.connect();
           if (split > 0) await first.log(memoryId).append(events.slice(0, split));
