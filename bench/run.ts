@@ -58,7 +58,7 @@ await bench('eventstoredb-append', () => benchEventStoreDbAppend(quick ? 200 : 1
 await bench('disk', () => benchDisk(quick ? 10_000 : 100_000));
 await bench('recall', () => benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 300));
 await bench('search', () => benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300));
-await bench('vectors', () => benchVectors(quick ? 10_000 : 100_000, quick ? 50 : 200));
+await bench('vectors', () => benchVectors(quick ? 10_000 : 100_000, quick ? 50 : 200, 384, glove));
 await bench('hybrid-recall', async () => {
   for (const quantization of ['binary', 'none'] as const)
     await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200, quantization);

@@ -14,12 +14,15 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
 import { openEmbeddedReadModels, type ReadModelDb } from '../src/read-models/index.js';
-import type { Document, Sequenced } from '../src/core/index.js';
+import { createDocument, type Document, type Sequenced } from '../src/core/index.js';
+import type { MemoryStore } from '../src/store/event-log.port.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { VectorIndex, itemText, unitVector, type Quantization } from '../src/vectors/index.js';
 import { hashingVector } from '../test/support/hashing-embedder.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
 import { percentile, report, seededRandom, timeMs } from './support.js';
+import { gloveVectors } from './glove-embedder.js';
+import { installedSentences, textCorpus } from './text-corpus.js';
 import { topicEmbedder } from './topic-embedder.js';
 
 /** An embedder over a memo of hashing vectors: each text is hashed once for every version. */
@@ -96,10 +99,11 @@ function vectorsOf(
   memo: { embedder: Embedder; vectorOf: (text: string) => Float32Array },
   corpus: readonly Sequenced<Document>[],
   samples: number,
+  queries: readonly string[] = searchQueries(corpus, samples),
 ): Vectors {
   const vectors = corpus.map((item) => memo.vectorOf(itemText(item)));
   const next = seededRandom(5);
-  const asked = searchQueries(corpus, samples).map((text) => ({
+  const asked = queries.map((text) => ({
     text,
     vector: memo.vectorOf(text),
     asOf: Math.floor(next() * corpus.length),
@@ -170,10 +174,59 @@ async function measureVersion(
   return figures;
 }
 
+/**
+ * A second memory, `text`, of `items` real-text notes (text-corpus.ts) and their GloVe vectors
+ * cut to 96 dimensions (binary needs a multiple of 8); queries are sentences of the same pool.
+ */
+async function realTextVectors(
+  store: MemoryStore,
+  glovePath: string,
+  items: number,
+  samples: number,
+): Promise<{ vectors: Vectors; about: string }> {
+  const sentences = installedSentences();
+  const texts = textCorpus(sentences, items);
+  let n = 0;
+  const defaults = {
+    newId: () => `00000000-0000-7000-9000-${(n++).toString(16).padStart(12, '0')}`,
+    now: () => new Date(Date.UTC(2026, 0, 1) + n * 1000),
+  };
+  const corpus = texts.map((note, seq) => ({
+    ...createDocument({ name: `note-${seq}`, text: note }, defaults),
+    seq,
+  }));
+  const log = store.log('text');
+  for (let i = 0; i < corpus.length; i += 1000)
+    await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));
+  const glove = gloveVectors(glovePath, 96);
+  const memo = new Map<string, Float32Array>();
+  const vectorOf = (note: string) => {
+    let vector = memo.get(note);
+    if (!vector) memo.set(note, (vector = unitVector(glove.vectorOf(note))));
+    return vector;
+  };
+  const embedder = functionEmbedder({
+    model: 'bench-glove-96',
+    dimensions: 96,
+    batchSize: 4096,
+    embed: (batch) => batch.map(vectorOf),
+  });
+  const next = seededRandom(13);
+  const queries = Array.from(
+    { length: samples },
+    () => sentences[Math.floor(next() * sentences.length)]!,
+  );
+  return {
+    vectors: vectorsOf('glove96', { embedder, vectorOf }, corpus, samples, queries),
+    about: `${corpus.length} notes from ${sentences.length} sentences of the installed packages' Markdown`,
+  };
+}
+
 export async function benchVectors(
   items = 100_000,
   samples = 200,
   dimensions = 384,
+  glovePath?: string,
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-vectors-'));
   try {
@@ -201,6 +254,14 @@ export async function benchVectors(
     for (const vectors of embedded)
       for (const quantization of ['none', 'int8', 'binary'] as const)
         Object.assign(figures, await measureVersion(db, mem, vectors, quantization));
+    if (glovePath) {
+      // Real sentences and learned vectors: what the stand-in cannot say about quantized recall.
+      const text = await realTextVectors(store, glovePath, items, samples);
+      Object.assign(figures, { 'glove corpus': text.about });
+      const textMem = db.keyOf('text');
+      for (const quantization of ['none', 'int8', 'binary'] as const)
+        Object.assign(figures, await measureVersion(db, textMem, text.vectors, quantization));
+    }
     figures.target =
       'top-100 p50 <= 10 ms, p99 <= 30 ms; quantized recall@10 >= 0.95; disk <= 1.2x raw bytes';
     await store.close();

@@ -37,8 +37,8 @@ export interface EmbeddingsOptions {
   };
   /**
    * How searched vectors are stored: `none` (float32, the exact top k), `int8` or `binary`
-   * (a quantized copy searched first, re-scored with the floats). @defaultValue 'binary' where
-   * the dimensions are a multiple of 8, else 'none'
+   * (a quantized copy searched first, re-scored with the floats: faster, not exact; measure
+   * its recall with your model first). @defaultValue 'none'
    */
   readonly quantization?: Quantization;
   /** Content items a recall embeds itself before it answers (then it reports the lag). @defaultValue 256 */

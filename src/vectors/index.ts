@@ -5,7 +5,7 @@
 export * from './vector-index.js';
 export type { VersionProgress } from './vector-progress.js';
 export {
-  defaultQuantization,
+  DEFAULT_QUANTIZATION,
   vectorVersion,
   VECTOR_LAYOUT,
   type Quantization,

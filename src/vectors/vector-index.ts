@@ -19,7 +19,7 @@ import { embedNextBatch, type BatchOutcome } from './vector-catch-up.js';
 import type { VectorContext } from './vector-context.js';
 import {
   QUANTIZATIONS,
-  defaultQuantization,
+  DEFAULT_QUANTIZATION,
   dropVectorVersion,
   ensureVectorTables,
   registeredVersions,
@@ -47,7 +47,7 @@ export interface VectorIndexOptions {
   /**
    * How searched vectors are stored: `none` (float32, the exact top k), `int8` or `binary` (a
    * quantized copy searched first, its candidates re-scored with the floats).
-   * @defaultValue {@link defaultQuantization} of the model's dimensions
+   * @defaultValue {@link DEFAULT_QUANTIZATION} (`none`: float, the exact top k)
    */
   readonly quantization?: Quantization | undefined;
   /** Items per embedding batch (one write transaction each). @defaultValue 256 */
@@ -142,7 +142,7 @@ export class VectorIndex {
     if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
       db.pragma(`mmap_size = ${Math.floor(mmap)}`);
     const versionOf = ({ model, dimensions }: Embedder) =>
-      vectorVersion(model, dimensions, quantization ?? defaultQuantization(dimensions));
+      vectorVersion(model, dimensions, quantization ?? DEFAULT_QUANTIZATION);
     const current = versionOf(options.embedder);
     ensureVectorTables(db, current);
     const previous = options.previous ? versionOf(options.previous) : undefined;

@@ -13,7 +13,7 @@ const DIMENSIONS = 32;
 const VERSION = {
   memledger_vectors_model: 'loopback-embed',
   memledger_vectors_dimensions: String(DIMENSIONS),
-  memledger_vectors_quantization: 'binary',
+  memledger_vectors_quantization: 'none',
   memledger_vectors_current: 'true',
 };
 

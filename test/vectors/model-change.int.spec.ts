@@ -168,14 +168,17 @@ describe('a quantization change', () => {
     );
   });
 
-  it('defaults to binary where the dimensions pack into bytes, and to float elsewhere', async () => {
+  it('defaults to float vectors (the exact top k) whatever the dimensions; binary when asked', async () => {
     const byte = open({ embedder: hashingEmbedder({ model: 'eight', dimensions: 16 }) });
-    expect(byte.vectors!.progress()[0]).toMatchObject({ model: 'eight', quantization: 'binary' });
+    expect(byte.vectors!.progress()[0]).toMatchObject({ model: 'eight', quantization: 'none' });
     await closeAll();
-    const odd = open({ embedder: hashingEmbedder({ model: 'odd', dimensions: 12 }) });
-    expect(odd.vectors!.progress().find((v) => v.current)).toMatchObject({
-      model: 'odd',
-      quantization: 'none',
+    const asked = open({
+      embedder: hashingEmbedder({ model: 'eight', dimensions: 16 }),
+      quantization: 'binary',
+    });
+    expect(asked.vectors!.progress().find((v) => v.current)).toMatchObject({
+      model: 'eight',
+      quantization: 'binary',
     });
   });
 });
