@@ -12,7 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
-import { openEmbeddedReadModels, type ReadModelDb } from '../src/read-models/index.js';
+import { openProjectionRuntime } from '../src/projections/index.js';
+import {
+  openEmbeddedReadModels,
+  readModelsProjection,
+  type ReadModelDb,
+} from '../src/read-models/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { VectorIndex, itemText, unitVector, type Quantization } from '../src/vectors/index.js';
 import { hashingVector } from '../test/support/hashing-embedder.js';
@@ -88,6 +93,9 @@ export async function benchVectors(
     const corpus = searchCorpus(items);
     const store = openSqliteStore({ path: join(dir, 'vectors.db'), synchronous: 'NORMAL' });
     const db = openEmbeddedReadModels(store.embedded!);
+    openProjectionRuntime(db.database, db.location, store, store.embedded).register(
+      readModelsProjection(db),
+    );
     const log = store.log();
     for (let i = 0; i < items; i += 1000)
       await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));

@@ -11,7 +11,7 @@ import {
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import type { MemorySettings } from './memory.types.js';
-import type { MemoryReadModel } from '../read-models/index.js';
+import { READ_MODELS, type MemoryReadModel } from '../read-models/index.js';
 import type { RecallRequest, RecallResult } from './memory.types.js';
 import { retrievedOf, type Retrieved, type RetrieverAnswer } from './retriever.js';
 import {
@@ -83,12 +83,14 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
   if (!log.appendComputed || !settings.retriever.synchronous || !models.db.embedded) {
     return undefined;
   }
-  // Verifies the checkpoint and applies (and indexes) most of what is new before taking the lock.
+  // Checks the checkpoints and applies (and indexes) most of what is new before taking the lock.
   await models.catchUp();
   models.catchUpSearch();
   let event: Recall | undefined;
   const stored = await log.appendComputed((lastSeq) => {
-    if (!models.catchUpWithin(lastSeq ?? -1)) return undefined;
+    // What another process appended just before: applied here, under the lock.
+    const needed = [READ_MODELS];
+    if (!settings.projections.advanceWithin(log.memoryId, lastSeq ?? -1, needed)) return undefined;
     models.catchUpSearch();
     event = recallEvent(recall, retrieve(recall, lastSeq, false) as Retrieved);
     return [event];
@@ -108,11 +110,15 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
 async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefined> {
   const { log, models, settings } = recall;
   if (!log.appendAtHead) return undefined;
-  // The check of the read models against the log reads by id, which the turn must not wait for.
-  if (!models.isVerified) await models.catchUp();
+  // The first advance checks the checkpoints against the log: not in the turn.
+  const needed = [READ_MODELS];
+  await settings.projections.advance(log.memoryId, { head: -1, needed });
   let event: Recall | undefined;
   const stored = await log.appendAtHead(async (lastSeq, read) => {
-    if (!(await models.catchUpTo(lastSeq ?? -1, read))) return undefined;
+    const head = lastSeq ?? -1;
+    // The read models are brought from what the store's turn read; the others follow later.
+    const reached = await settings.projections.advance(log.memoryId, { head, read, needed });
+    if (reached < head) return undefined;
     models.catchUpSearch();
     event = recallEvent(recall, await retrieve(recall, lastSeq, true));
     return [event];
@@ -219,11 +225,11 @@ function withinTimeout(
  * how the vectors stood at the seq it was computed at.
  */
 function recallResult(
-  { models, settings, prepared }: RecallInput,
+  { log, models, settings, prepared }: RecallInput,
   stored: readonly Sequenced[],
   event: Recall,
 ): RecallResult {
-  models.applyOwn(stored);
+  settings.projections.applyAppended(log.memoryId, stored);
   const { db, mem } = models;
   const recall = stored[0] as Sequenced<Recall>;
   const items = db.read(() => {

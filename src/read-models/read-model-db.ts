@@ -77,14 +77,11 @@ export interface ReadModelDb {
   /** The last applied seq of a memory (-1: none) and the id of the event there. */
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
-   * Applies the next events of a memory in one write transaction (earlier ones are skipped),
-   * then tells the memory's listener which events it applied, once they are committed. With
-   * `onlyIfNext`, events that do not follow the checkpoint are left to catch-up.
+   * Applies the next events of a memory inside the caller's transaction (earlier ones are
+   * skipped, a gap is refused); returns those it applied. The read-models projection's `apply`.
    */
-  apply(mem: number, events: readonly Sequenced[], onlyIfNext?: boolean): void;
-  /** Listens to the events applied to one memory (one listener per memory); returns a remover. */
-  onApplied(memoryId: string, listener: (events: readonly Sequenced[]) => void): () => void;
-  /** Drops every row of one memory, so the next catch-up rebuilds it from the log. */
+  write(mem: number, events: readonly Sequenced[]): Sequenced[];
+  /** Drops every row of one memory inside the caller's transaction (a rebuild follows). */
   reset(mem: number): void;
   /**
    * Indexes for search the content applied since the search index's own checkpoint, in
@@ -105,19 +102,10 @@ export interface ReadModelDb {
 export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb {
   const db = embedded.database;
   ensureReadModelSchema(db, false);
-  const models = readModelsOn(db, 'the store file', embedded.wal, false, (memoryIdOf) => ({
+  const models = readModelsOn(db, 'the store file', false, (memoryIdOf) => ({
     load: (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
     seqsOf: seqsOnLog(embedded, memoryIdOf),
   }));
-  // Inside every append's transaction: apply the new events when the read models were current
-  // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
-  embedded.onAppend((memoryId, written) =>
-    models.apply(
-      models.createKey(memoryId),
-      written.map((projected) => projected.event),
-      true,
-    ),
-  );
   return {
     ...models,
     embedded: true,
@@ -152,7 +140,7 @@ export function openReadModelFile(path: string): ReadModelDb {
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   };
-  const models = readModelsOn(db, path, wal, true, () => ({
+  const models = readModelsOn(db, path, true, () => ({
     load,
     seqsOf: seqsOnReadModels(db),
   }));
@@ -162,7 +150,6 @@ export function openReadModelFile(path: string): ReadModelDb {
 function readModelsOn(
   db: Database.Database,
   location: string,
-  wal: WalScrubber,
   withPayloads: boolean,
   /** How events are loaded by seq and items found by id, where the events live. */
   access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
@@ -214,7 +201,6 @@ function readModelsOn(
   const deletes = perMemoryTables.map((table) =>
     db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
   );
-  const applyTx = db.transaction(write);
   /**
    * The next batch the search index lacks: the content seqs to index and where the search
    * checkpoint moves to; `undefined` when no content is missing. Events that are not content
@@ -245,13 +231,12 @@ function readModelsOn(
     sql.setSearchCheckpoint.run(backlog.to, mem);
     return backlog.more;
   });
-  const listeners = new Map<string, (events: readonly Sequenced[]) => void>();
-  const resetTx = db.transaction((mem: number) => {
+  const reset = (mem: number) => {
     for (const statement of deletes) statement.run(mem);
     search.clear(mem);
     sql.resetSearchCheckpoint.run(mem);
     for (const follower of followers) follower.reset(mem);
-  });
+  };
 
   return {
     location,
@@ -278,36 +263,8 @@ function readModelsOn(
       const row = sql.checkpoint.get(mem);
       return { seq: row?.seq ?? -1, id: row?.id ?? null };
     },
-    apply(mem, events, onlyIfNext) {
-      const listener = listeners.get(ids.get(mem)!);
-      if (!db.inTransaction) {
-        const applied = applyTx.immediate(mem, events, onlyIfNext);
-        if (applied.some((event) => event.kind === 'erasure')) wal.request();
-        if (applied.length > 0) listener?.(applied);
-        return;
-      }
-      // Inside the store's append transaction: tell the listener after the commit, and only if
-      // the commit happened (the checkpoint shows it).
-      const applied = write(mem, events, onlyIfNext);
-      const last = applied.at(-1);
-      if (listener && last)
-        queueMicrotask(() => {
-          try {
-            if ((sql.checkpoint.get(mem)?.seq ?? -1) >= last.seq) listener(applied);
-          } catch {
-            // Closed meanwhile: nobody is left to tell.
-          }
-        });
-    },
-    onApplied(memoryId, listener) {
-      listeners.set(memoryId, listener);
-      return () => {
-        if (listeners.get(memoryId) === listener) listeners.delete(memoryId);
-      };
-    },
-    reset(mem) {
-      resetTx.immediate(mem);
-    },
+    write,
+    reset,
     catchUpSearch(mem) {
       if (db.inTransaction) while (indexBatch(mem));
       // Looked at first without the write lock: most calls find nothing to index.
