@@ -16,6 +16,7 @@ import { openProjectionRuntime } from '../src/projections/index.js';
 import {
   openEmbeddedReadModels,
   readModelsProjection,
+  searchProjection,
   type ReadModelDb,
 } from '../src/read-models/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
@@ -93,9 +94,9 @@ export async function benchVectors(
     const corpus = searchCorpus(items);
     const store = openSqliteStore({ path: join(dir, 'vectors.db'), synchronous: 'NORMAL' });
     const db = openEmbeddedReadModels(store.embedded!);
-    openProjectionRuntime(db.database, db.location, store, store.embedded).register(
-      readModelsProjection(db),
-    );
+    const runtime = openProjectionRuntime(db.database, db.location, store, store.embedded);
+    runtime.register(readModelsProjection(db));
+    runtime.register(searchProjection(db));
     const log = store.log();
     for (let i = 0; i < items; i += 1000)
       await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));
@@ -119,7 +120,7 @@ export async function benchVectors(
       return top;
     });
     figures['baseline: brute force top-100 in process memory p50 ms'] = percentile(bruteMs, 50);
-    db.catchUpSearch(mem);
+    await runtime.advance('default');
     const ftsMs: number[] = [];
     for (const { text, asOf } of asked)
       ftsMs.push(await timeMs(() => db.search.search(mem, text, { limit: 100, asOfSeq: asOf })));

@@ -12,6 +12,7 @@ import {
   openEmbeddedReadModels,
   openReadModelFile,
   readModelsProjection,
+  searchProjection,
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
@@ -160,6 +161,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     : openReadModelFile(options.readModels ?? ':memory:');
   const projections = openProjectionRuntime(db.database, db.location, store, store.embedded);
   projections.register(readModelsProjection(db));
+  projections.register(searchProjection(db));
   const cleanup = sealed.cleanup;
   const notice = options.onNotice ?? ((text: string) => console.warn(text));
   // The read models' own file holds words too (search, event copies): scrubbed with the others.

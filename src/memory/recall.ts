@@ -11,7 +11,7 @@ import {
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import type { MemorySettings } from './memory.types.js';
-import { READ_MODELS, type MemoryReadModel } from '../read-models/index.js';
+import { SEARCHED, type MemoryReadModel } from '../read-models/index.js';
 import type { RecallRequest, RecallResult } from './memory.types.js';
 import { retrievedOf, type Retrieved, type RetrieverAnswer } from './retriever.js';
 import {
@@ -84,14 +84,11 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
     return undefined;
   }
   // Checks the checkpoints and applies (and indexes) most of what is new before taking the lock.
-  await models.catchUp();
-  models.catchUpSearch();
+  await models.catchUpSearch();
   let event: Recall | undefined;
   const stored = await log.appendComputed((lastSeq) => {
     // What another process appended just before: applied here, under the lock.
-    const needed = [READ_MODELS];
-    if (!settings.projections.advanceWithin(log.memoryId, lastSeq ?? -1, needed)) return undefined;
-    models.catchUpSearch();
+    if (!models.catchUpSearchWithin(lastSeq ?? -1)) return undefined;
     event = recallEvent(recall, retrieve(recall, lastSeq, false) as Retrieved);
     return [event];
   });
@@ -111,15 +108,14 @@ async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefin
   const { log, models, settings } = recall;
   if (!log.appendAtHead) return undefined;
   // The first advance checks the checkpoints against the log: not in the turn.
-  const needed = [READ_MODELS];
-  await settings.projections.advance(log.memoryId, { head: -1, needed });
+  await settings.projections.advance(log.memoryId, { head: -1, needed: SEARCHED });
   let event: Recall | undefined;
   const stored = await log.appendAtHead(async (lastSeq, read) => {
     const head = lastSeq ?? -1;
-    // The read models are brought from what the store's turn read; the others follow later.
-    const reached = await settings.projections.advance(log.memoryId, { head, read, needed });
-    if (reached < head) return undefined;
-    models.catchUpSearch();
+    // Read models and search are brought from what the store's turn read; the rest follow later.
+    const options = { head, read, needed: SEARCHED };
+    if ((await settings.projections.advance(log.memoryId, options)) < head) return undefined;
+    models.syncFollowers();
     event = recallEvent(recall, await retrieve(recall, lastSeq, true));
     return [event];
   }, settings.recallRetries + 1);
@@ -131,8 +127,7 @@ async function optimisticRecall(recall: RecallInput): Promise<RecallResult> {
   const { log, models, settings } = recall;
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
     // Catching up reads the log directly (no waiting for a poll) before each attempt.
-    const head = await models.catchUp();
-    models.catchUpSearch();
+    const head = await models.catchUpSearch();
     const r = head < 0 ? null : head;
     const event = recallEvent(recall, await retrieve(recall, r, true));
     try {

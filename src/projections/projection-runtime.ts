@@ -69,11 +69,17 @@ export function openProjectionRuntime(
   return new FileProjections(db, location, store, inline);
 }
 
+interface Running {
+  readonly run: Promise<number>;
+  readonly needed: readonly string[] | undefined;
+}
+
 class FileProjections implements ProjectionRuntime {
   private readonly versions: ProjectionVersions;
   private readonly context: ProjectionContext;
   private readonly registered = new Map<string, Registered>();
-  private readonly running = new Map<string, Promise<number>>();
+  /** The catch-up running per memory, and the projections it advances (undefined: all). */
+  private readonly running = new Map<string, Running>();
   /** Memories whose checkpoints were checked against the log in this process. */
   private readonly checked = new Set<string>();
   private readonly listeners = new AppliedListeners();
@@ -126,11 +132,19 @@ class FileProjections implements ProjectionRuntime {
     const { head, needed } = options;
     const already = head === undefined ? undefined : this.atHead(memoryId, head, options);
     if (already !== undefined) return already;
-    const key = needed ? `${memoryId}\u0000${needed.join('\u0000')}` : memoryId;
     for (;;) {
-      const shared = this.running.get(key);
-      const reached = await (shared ?? this.share(key, memoryId, options));
-      if (!shared || head === undefined || reached >= head) return reached;
+      const shared = this.running.get(memoryId);
+      if (shared === undefined) return this.share(memoryId, options);
+      // One catch-up of a memory at a time: one that advances what this call needs is shared.
+      const covers =
+        !shared.needed || (needed?.every((name) => shared.needed!.includes(name)) ?? false);
+      if (!covers) {
+        await shared.run.catch(() => undefined);
+        continue;
+      }
+      await shared.run;
+      const reached = lowestCheckpoint(this.among(needed), memoryId);
+      if (head === undefined || reached >= head) return reached;
     }
   }
 
@@ -155,12 +169,15 @@ class FileProjections implements ProjectionRuntime {
       if (first.seq !== 0 || lowestCheckpoint(this.all(), memoryId) !== -1) return;
       this.checked.add(memoryId);
     }
-    const to = this.all().filter(({ projection }) => projection.readsStoredForm === false);
+    // Not to a projection that is not inline: a writer's path never tokenises for search.
+    const to = this.all().filter(
+      ({ projection }) => projection.readsStoredForm === false && projection.inline !== false,
+    );
     this.notify(memoryId, this.applyTx(to, memoryId, written.map(withoutStored)));
   }
 
   async rebuild(memoryId: string, progress?: Progress): Promise<number> {
-    while (this.running.has(memoryId)) await this.running.get(memoryId)!.catch(() => undefined);
+    while (this.running.has(memoryId)) await this.running.get(memoryId)!.run.catch(() => undefined);
     this.db
       .transaction(() => {
         for (const { handler } of this.all()) handler.reset(memoryId);
@@ -207,11 +224,11 @@ class FileProjections implements ProjectionRuntime {
     return reached >= head ? reached : undefined;
   }
 
-  /** One catch-up of a memory, shared (by `key`) with every like `advance` while it runs. */
-  private share(key: string, memoryId: string, options: AdvanceOptions): Promise<number> {
+  /** One catch-up of a memory, shared with every `advance` it covers while it runs. */
+  private share(memoryId: string, options: AdvanceOptions): Promise<number> {
     const log = this.store.log(memoryId);
-    const run = this.catchUp(log, options).finally(() => this.running.delete(key));
-    this.running.set(key, run);
+    const run = this.catchUp(log, options).finally(() => this.running.delete(memoryId));
+    this.running.set(memoryId, { run, needed: options.needed });
     return run;
   }
 

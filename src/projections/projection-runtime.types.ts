@@ -57,8 +57,8 @@ export interface ProjectionRuntime {
   advanceWithin(memoryId: string, head: number, needed?: readonly string[]): boolean;
   /**
    * A writer's own just-appended events, on a store without inline hooks: applied at once to
-   * each projection that stood right before them and reads no stored form (the others follow on
-   * the next advance). A no-op where the append's own transaction applied them.
+   * each inline projection that stood right before them and reads no stored form (the others
+   * follow on the next advance). A no-op where the append's own transaction applied them.
    */
   applyAppended(memoryId: string, written: readonly Sequenced[]): void;
   /** Drops every projection's rows of one memory and applies its whole log again. */

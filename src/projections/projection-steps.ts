@@ -19,15 +19,20 @@ export interface Applied {
   readonly applied: readonly ProjectedEvent[];
 }
 
-/** Applies `events` to each of `to` that they follow; what each applied. */
+/**
+ * Applies `events` to each of `to` that they follow; what each applied. The checkpoints are all
+ * read before any is applied: one projection's may be reported from another's rows (search's,
+ * from the read models').
+ */
 export function applyEach(
   to: readonly Registered[],
   memoryId: string,
   events: readonly ProjectedEvent[],
 ): Applied[] {
-  return to.map(({ projection, handler }) => ({
+  const checkpoints = to.map(({ handler }) => handler.checkpoint(memoryId));
+  return to.map(({ projection, handler }, i) => ({
     name: projection.name,
-    applied: applyFollowing(handler, memoryId, events),
+    applied: applyFollowing(handler, memoryId, events, checkpoints[i]),
   }));
 }
 
@@ -39,10 +44,10 @@ export function applyFollowing(
   handler: ProjectionHandler,
   memoryId: string,
   events: readonly ProjectedEvent[],
+  checkpoint = handler.checkpoint(memoryId),
 ): readonly ProjectedEvent[] {
   const first = events[0];
   if (first === undefined) return [];
-  const checkpoint = handler.checkpoint(memoryId);
   const skip = checkpoint + 1 - first.event.seq;
   if (skip < 0 || skip >= events.length) return [];
   const applied = skip === 0 ? events : events.slice(skip);

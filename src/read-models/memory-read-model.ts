@@ -10,6 +10,7 @@ import type { Progress, ProjectionRuntime } from '../projections/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
 import { READ_MODELS } from './read-models.projection.js';
+import { SEARCHED } from './search.projection.js';
 
 export type { Progress } from '../projections/index.js';
 
@@ -68,16 +69,36 @@ export class MemoryReadModel {
     });
   }
 
-  /** Brings the search index up to the checkpoint (call after a catch-up, before searching). */
-  catchUpSearch(): void {
-    if (this.mem !== NO_ROWS) this.db.catchUpSearch(this.mem);
+  /**
+   * `advance` of the read models and search (before searching or recalling): resolves with the
+   * seq reached, like {@link catchUp}, with the vector index's deletions and erasures synced.
+   */
+  async catchUpSearch(): Promise<number> {
+    const seq = await this.runtime.advance(this.log.memoryId, { needed: SEARCHED });
+    this.syncFollowers();
+    return seq;
+  }
+
+  /**
+   * `advanceWithin` of the read models and search, inside the store's transaction (its write
+   * lock held), up to `head`: false, applying nothing, where the runtime cannot (see there).
+   */
+  catchUpSearchWithin(head: number): boolean {
+    if (!this.runtime.advanceWithin(this.log.memoryId, head, SEARCHED)) return false;
+    this.syncFollowers();
+    return true;
   }
 
   /** Drops this memory's derived rows and applies the whole log again. */
   async rebuild(progress?: Progress): Promise<number> {
     const seq = await this.runtime.rebuild(this.log.memoryId, progress);
-    this.catchUpSearch();
+    this.syncFollowers();
     return seq;
+  }
+
+  /** Brings the vector index's deletions and erasures up to the read models. */
+  syncFollowers(): void {
+    if (this.mem !== NO_ROWS) this.db.syncFollowers(this.mem);
   }
 
   /** Completes `applied$` and stops listening. */

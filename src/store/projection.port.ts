@@ -79,7 +79,9 @@ export interface Projection {
 export interface ProjectionHandler {
   /**
    * The last seq of the memory it has applied (-1: none). Applying events advances it in the
-   * same transaction, so it is never ahead of what the projection holds.
+   * same transaction, so it is never ahead of what the projection holds. A projection that
+   * knows the events past it give it nothing to do may report past them (search, over events
+   * that are not content).
    */
   checkpoint(memoryId: string): number;
   /**
