@@ -23,8 +23,8 @@ export const NO_ROWS = 0;
 /**
  * A derived index that follows the read models under a checkpoint of its own, in the same file
  * (the vector index, src/vectors). The hook the projection port will subsume: `sync` runs where
- * search catches up (in the same transaction), `forget` inside an Erasure's transaction, `reset`
- * with a memory's rows.
+ * search is advanced (`syncFollowers`, inside the caller's transaction when one is open),
+ * `forget` inside an Erasure's transaction, `reset` with a memory's rows.
  */
 export interface ReadModelFollower {
   /** Brings what needs no outside call up to the read models (deletions, erasures). */
