@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openProjectionRuntime } from '../src/projections/index.js';
 import { TREE_ROWS_TABLE, treeProjection } from '../src/projections/tree/index.js';
-import { openEmbeddedReadModels } from '../src/read-models/index.js';
+import { openEmbeddedReadModels, readModelsProjection } from '../src/read-models/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { diskMix } from './disk.bench.js';
 import { measure, median, report } from './support.js';
@@ -30,12 +30,9 @@ async function appendSide(
   const store = openSqliteStore({ path, synchronous: setup.synchronous });
   const embedded = store.embedded!;
   const readModels = openEmbeddedReadModels(embedded);
-  if (setup.withTree) {
-    const runtime = openProjectionRuntime(readModels.database, readModels.location, store, (hook) =>
-      embedded.onAppend(hook),
-    );
-    runtime.register(treeProjection);
-  }
+  const runtime = openProjectionRuntime(readModels.database, readModels.location, store, embedded);
+  runtime.register(readModelsProjection(readModels));
+  if (setup.withTree) runtime.register(treeProjection);
   const log = store.log();
   const took = await measure(async () => {
     for (let i = 0; i < events.length; i += batch) await log.append(events.slice(i, i + batch));

@@ -13,8 +13,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
-import { openEmbeddedReadModels, type ReadModelDb } from '../src/read-models/index.js';
 import { createDocument, type Document, type Sequenced } from '../src/core/index.js';
+import { openProjectionRuntime } from '../src/projections/index.js';
+import {
+  openEmbeddedReadModels,
+  readModelsProjection,
+  searchProjection,
+  type ReadModelDb,
+} from '../src/read-models/index.js';
 import type { MemoryStore } from '../src/store/event-log.port.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { VectorIndex, itemText, unitVector, type Quantization } from '../src/vectors/index.js';
@@ -233,6 +239,9 @@ export async function benchVectors(
     const corpus = searchCorpus(items);
     const store = openSqliteStore({ path: join(dir, 'vectors.db'), synchronous: 'NORMAL' });
     const db = openEmbeddedReadModels(store.embedded!);
+    const runtime = openProjectionRuntime(db.database, db.location, store, store.embedded);
+    runtime.register(readModelsProjection(db));
+    runtime.register(searchProjection(db));
     const log = store.log();
     for (let i = 0; i < items; i += 1000)
       await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));
@@ -246,7 +255,7 @@ export async function benchVectors(
       embedded[0]!.bruteMs,
       50,
     );
-    db.catchUpSearch(mem);
+    await runtime.advance('default');
     const ftsMs: number[] = [];
     for (const { text, asOf } of embedded[0]!.asked)
       ftsMs.push(await timeMs(() => db.search.search(mem, text, { limit: 100, asOfSeq: asOf })));

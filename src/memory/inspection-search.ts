@@ -23,8 +23,7 @@ export async function inspectionSearch(
 ): Promise<SearchResult[]> {
   const { semantic } = settings;
   const prepared = await prepareRetrieval(semantic, models, query, modeOf(options.mode, semantic));
-  const head = await models.catchUp();
-  models.catchUpSearch();
+  const head = await models.catchUpSearch();
   const { db, mem } = models;
   const asOfSeq = Math.min(options.asOfSeq ?? head, head);
   return db.read(() => {

@@ -11,6 +11,8 @@ import {
   MemoryReadModel,
   openEmbeddedReadModels,
   openReadModelFile,
+  readModelsProjection,
+  searchProjection,
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
@@ -157,13 +159,9 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
-  const embedded = store.embedded;
-  const projections = openProjectionRuntime(
-    db.database,
-    db.location,
-    store,
-    embedded && ((hook) => embedded.onAppend(hook)),
-  );
+  const projections = openProjectionRuntime(db.database, db.location, store, store.embedded);
+  projections.register(readModelsProjection(db));
+  projections.register(searchProjection(db));
   const cleanup = sealed.cleanup;
   const notice = options.onNotice ?? ((text: string) => console.warn(text));
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
@@ -220,7 +218,12 @@ export function openMemledger(options: MemledgerOptions): Memledger {
       open.set(log.memoryId, found);
       return found.handle;
     }
-    const handle = new MemoryHandle(log.memoryId, log, new MemoryReadModel(db, log), settings);
+    const handle = new MemoryHandle(
+      log.memoryId,
+      log,
+      new MemoryReadModel(db, log, projections),
+      settings,
+    );
     open.set(log.memoryId, { handle, lastUsed: Date.now() });
     while (open.size > maxOpen) closeMemory(open.keys().next().value!);
     for (const listener of listeners) listener(handle);

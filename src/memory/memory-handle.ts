@@ -123,7 +123,7 @@ export class MemoryHandle {
    */
   async deleteAndErase(input: DeletionInput): Promise<DeletionAndErasure> {
     const stored = await this.log.append(createDeletionAndErasure(input, this.settings.defaults));
-    this.models.applyOwn(stored);
+    this.settings.projections.applyAppended(this.memoryId, stored);
     return {
       deletion: stored[0] as Sequenced<Deletion>,
       erasure: stored[1] as Sequenced<Erasure>,
@@ -346,7 +346,7 @@ export class MemoryHandle {
 
   private async appendOne(event: Parameters<EventLog['append']>[0][number]): Promise<Sequenced> {
     const stored = await this.log.append([event]);
-    this.models.applyOwn(stored);
+    this.settings.projections.applyAppended(this.memoryId, stored);
     if (event.kind === 'message' || event.kind === 'document')
       this.settings.semantic?.follower?.schedule(this.models.mem);
     return stored[0]!;

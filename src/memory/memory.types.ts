@@ -144,6 +144,6 @@ export interface MemorySettings {
   readonly semantic: SemanticSettings | undefined;
   /** Checkpoints and proofs of the store's memories. */
   readonly verifiableLog: VerifiableLog;
-  /** Derived data beyond the read models (the verifiable log's tree, vectors): src/projections. */
+  /** The projection runtime: every derived datum of the memories (src/projections). */
   readonly projections: ProjectionRuntime;
 }

@@ -11,7 +11,7 @@ import {
 } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import type { MemorySettings } from './memory.types.js';
-import type { MemoryReadModel } from '../read-models/index.js';
+import { SEARCHED, type MemoryReadModel } from '../read-models/index.js';
 import type { RecallRequest, RecallResult } from './memory.types.js';
 import { retrievedOf, type Retrieved, type RetrieverAnswer } from './retriever.js';
 import {
@@ -83,13 +83,12 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
   if (!log.appendComputed || !settings.retriever.synchronous || !models.db.embedded) {
     return undefined;
   }
-  // Verifies the checkpoint and applies (and indexes) most of what is new before taking the lock.
-  await models.catchUp();
-  models.catchUpSearch();
+  // Checks the checkpoints and applies (and indexes) most of what is new before taking the lock.
+  await models.catchUpSearch();
   let event: Recall | undefined;
   const stored = await log.appendComputed((lastSeq) => {
-    if (!models.catchUpWithin(lastSeq ?? -1)) return undefined;
-    models.catchUpSearch();
+    // What another process appended just before: applied here, under the lock.
+    if (!models.catchUpSearchWithin(lastSeq ?? -1)) return undefined;
     event = recallEvent(recall, retrieve(recall, lastSeq, false) as Retrieved);
     return [event];
   });
@@ -108,12 +107,15 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
 async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefined> {
   const { log, models, settings } = recall;
   if (!log.appendAtHead) return undefined;
-  // The check of the read models against the log reads by id, which the turn must not wait for.
-  if (!models.isVerified) await models.catchUp();
+  // The first advance checks the checkpoints against the log: not in the turn.
+  await settings.projections.advance(log.memoryId, { head: -1, needed: SEARCHED });
   let event: Recall | undefined;
   const stored = await log.appendAtHead(async (lastSeq, read) => {
-    if (!(await models.catchUpTo(lastSeq ?? -1, read))) return undefined;
-    models.catchUpSearch();
+    const head = lastSeq ?? -1;
+    // Read models and search are brought from what the store's turn read; the rest follow later.
+    const options = { head, read, needed: SEARCHED };
+    if ((await settings.projections.advance(log.memoryId, options)) < head) return undefined;
+    models.syncFollowers();
     event = recallEvent(recall, await retrieve(recall, lastSeq, true));
     return [event];
   }, settings.recallRetries + 1);
@@ -125,8 +127,7 @@ async function optimisticRecall(recall: RecallInput): Promise<RecallResult> {
   const { log, models, settings } = recall;
   for (let attempt = 0; attempt <= settings.recallRetries; attempt++) {
     // Catching up reads the log directly (no waiting for a poll) before each attempt.
-    const head = await models.catchUp();
-    models.catchUpSearch();
+    const head = await models.catchUpSearch();
     const r = head < 0 ? null : head;
     const event = recallEvent(recall, await retrieve(recall, r, true));
     try {
@@ -219,11 +220,11 @@ function withinTimeout(
  * how the vectors stood at the seq it was computed at.
  */
 function recallResult(
-  { models, settings, prepared }: RecallInput,
+  { log, models, settings, prepared }: RecallInput,
   stored: readonly Sequenced[],
   event: Recall,
 ): RecallResult {
-  models.applyOwn(stored);
+  settings.projections.applyAppended(log.memoryId, stored);
   const { db, mem } = models;
   const recall = stored[0] as Sequenced<Recall>;
   const items = db.read(() => {

@@ -2,186 +2,306 @@
  * The projections of one file, kept current from the log: the one way in for derived data
  * (src/store/projection.port.ts). A projection is registered once; its layout version is
  * recorded in the file, and a projection whose tables are of another version is dropped and
- * rebuilt from the log. Events reach it two ways, both ending at the same rows:
+ * rebuilt from the log. Events reach it three ways, all ending at the same rows:
  *
  * - inline, in the store's own file (SQLite): every append's transaction hands its events to
- *   each projection that stood right before them, so a writer reads its own writes;
+ *   each inline projection that stood right before them, so a writer reads its own writes;
  * - by catch-up ({@link ProjectionRuntime.advance}, the one verb that moves checkpoints): what the
  *   log holds past a projection's checkpoint is read and applied in chunks, each chunk in one
  *   transaction with the rows it writes. That is how a projection in a file of its own
- *   (EventStoreDB, in-memory) follows, and how any projection catches up with appends it did not
- *   see (a log written by a bare store, another process's older release, a new projection).
+ *   (EventStoreDB, in-memory) follows, how a projection that is not inline (search) follows,
+ *   and how any projection catches up with appends it did not see (a log written by a bare
+ *   store, another process, a new projection). `advanceWithin` is the same inside the store's
+ *   own transaction, for a writer that must compute at the head it holds the lock on;
+ * - a writer's own appends on a store without inline hooks (`applyAppended`), outside any store
+ *   transaction, to the projections that stood right before them and need no stored form.
  */
 import type Database from 'better-sqlite3';
-import type { AppendHook, EventLog, MemoryStore } from '../store/event-log.port.js';
+import type { Sequenced } from '../core/index.js';
+import type { EventLog, MemoryStore } from '../store/event-log.port.js';
 import type {
   ProjectedEvent,
   Projection,
   ProjectionContext,
   ProjectionHandler,
 } from '../store/projection.port.js';
+import { GenAiAttr, MemledgerAttr, SpanName } from '../telemetry/semconv.js';
+import { traced } from '../telemetry/tracing.js';
+import { AppliedListeners, type AppliedListener } from './applied-listeners.js';
+import {
+  applyEach,
+  applyFollowing,
+  checkAgainstLog,
+  dropObject,
+  lowestCheckpoint,
+  shortOfHead,
+  withoutStored,
+  type Applied,
+  type Registered,
+} from './projection-steps.js';
 import { MemoryKeys, ProjectionVersions } from './projection-tables.js';
+import type {
+  AdvanceOptions,
+  InlineSource,
+  Progress,
+  ProjectionRuntime,
+} from './projection-runtime.types.js';
 
 /**
  * Events applied per transaction while catching up: large, so a rebuild commits (and syncs)
  * rarely; between two chunks other work gets the thread.
  */
 const CHUNK = 20_000;
-
-/** The projections of one file (see the module comment). */
-export interface ProjectionRuntime {
-  /** The connection the projections' tables live on (for their queries). */
-  readonly db: Database.Database;
-  /** Where they live, for messages. */
-  readonly location: string;
-  /** Registers a projection before first use; drops its tables when their version is another. */
-  register(projection: Projection): void;
-  /**
-   * Applies everything the memory's log holds now to every registered projection; resolves with
-   * the seq reached (-1: an empty log). Concurrent calls for one memory share one catch-up.
-   */
-  advance(memoryId: string): Promise<number>;
-  /** A registered projection's handler, by name, for its queries. */
-  handler<H extends ProjectionHandler>(name: string): H | undefined;
-  /**
-   * Inside a transaction of the store that holds the file: applies an append's events to each
-   * projection that stood right before them (the others catch up on their next advance).
-   */
-  applyInline(memoryId: string, events: readonly ProjectedEvent[]): void;
-}
+/** Most events `advanceWithin` applies inside the caller's transaction (others wait for it). */
+const WITHIN = 2000;
 
 /**
- * Opens the projection runtime of `db`, whose events come from `store`. `inline` registers a
- * hook every append runs in its transaction, where `db` is the store's own file (SQLite); it is
- * called once the first projection is registered, so a file without projections costs appends
- * nothing.
+ * Opens the projection runtime of `db`, whose events come from `store`. `inline` is given
+ * where `db` is the store's own file (SQLite): each inline projection then runs in every
+ * append's transaction (a hook of its own, so one that throws rolls back alone).
  */
 export function openProjectionRuntime(
   db: Database.Database,
   location: string,
   store: Pick<MemoryStore, 'log'>,
-  inline?: (hook: AppendHook) => void,
+  inline?: InlineSource,
 ): ProjectionRuntime {
-  const versions = new ProjectionVersions(db);
-  const keys = new MemoryKeys(db);
-  const context: ProjectionContext = {
-    db,
-    memoryKey: (memoryId) => keys.keyOf(memoryId),
-    existingKey: (memoryId) => keys.existing(memoryId),
-  };
-  const handlers = new Map<string, ProjectionHandler>();
-  const running = new Map<string, Promise<number>>();
-  /** Memories whose checkpoints were checked against the log in this process. */
-  const checked = new Set<string>();
-  const applyChunk = db.transaction((memoryId: string, events: readonly ProjectedEvent[]) => {
-    for (const handler of handlers.values()) applyFollowing(handler, memoryId, events);
-  });
+  return new FileProjections(db, location, store, inline);
+}
 
-  const catchUp = async (memoryId: string): Promise<number> => {
-    const log = store.log(memoryId);
-    const head = (await log.lastSeq()) ?? -1;
-    if (!checked.has(memoryId)) {
-      await checkAgainstLog(db, [...handlers.values()], log, head);
-      checked.add(memoryId);
+interface Running {
+  readonly run: Promise<number>;
+  readonly needed: readonly string[] | undefined;
+}
+
+class FileProjections implements ProjectionRuntime {
+  private readonly versions: ProjectionVersions;
+  private readonly context: ProjectionContext;
+  private readonly registered = new Map<string, Registered>();
+  /** The catch-up running per memory, and the projections it advances (undefined: all). */
+  private readonly running = new Map<string, Running>();
+  /** Memories whose checkpoints were checked against the log in this process. */
+  private readonly checked = new Set<string>();
+  private readonly listeners = new AppliedListeners();
+  /** {@link applyEach} in a transaction of its own. */
+  private readonly applyTx: (
+    to: readonly Registered[],
+    memoryId: string,
+    events: readonly ProjectedEvent[],
+  ) => Applied[];
+
+  constructor(
+    readonly db: Database.Database,
+    readonly location: string,
+    private readonly store: Pick<MemoryStore, 'log'>,
+    private readonly inline: InlineSource | undefined,
+  ) {
+    this.versions = new ProjectionVersions(db);
+    const keys = new MemoryKeys(db);
+    this.context = {
+      db,
+      memoryKey: (memoryId) => keys.keyOf(memoryId),
+      existingKey: (memoryId) => keys.existing(memoryId),
+    };
+    const applyTx = db.transaction(applyEach);
+    this.applyTx = (to, memoryId, events) => applyTx.immediate(to, memoryId, events);
+  }
+
+  register(projection: Projection): void {
+    if (this.registered.has(projection.name)) return;
+    const { db, versions } = this;
+    // A file of the current layout opens without writing (another process may hold the lock).
+    const current = () => versions.recorded(projection.name) === projection.version;
+    if (!current())
+      db.transaction(() => {
+        if (current()) return;
+        for (const table of projection.tables) dropObject(db, table);
+        versions.record(projection.name, projection.version);
+      }).immediate();
+    const entry = { projection, handler: projection.open(this.context) };
+    this.registered.set(projection.name, entry);
+    if (this.inline && projection.inline !== false)
+      this.inline.onAppend((memoryId, events) => {
+        const applied = applyFollowing(entry.handler, memoryId, events);
+        this.notifyAfterCommit(memoryId, [{ name: projection.name, applied }]);
+      });
+  }
+
+  async advance(memoryId: string, options: AdvanceOptions = {}): Promise<number> {
+    if (this.registered.size === 0) return -1;
+    const { head, needed } = options;
+    const already = head === undefined ? undefined : this.atHead(memoryId, head, options);
+    if (already !== undefined) return already;
+    for (;;) {
+      const shared = this.running.get(memoryId);
+      if (shared === undefined) return this.share(memoryId, options);
+      // One catch-up of a memory at a time: one that advances what this call needs is shared.
+      const covers =
+        !shared.needed || (needed?.every((name) => shared.needed!.includes(name)) ?? false);
+      if (!covers) {
+        await shared.run.catch(() => undefined);
+        continue;
+      }
+      await shared.run;
+      const reached = lowestCheckpoint(this.among(needed), memoryId);
+      if (head === undefined || reached >= head) return reached;
     }
-    let from = Math.min(...[...handlers.values()].map((h) => h.checkpoint(memoryId))) + 1;
-    while (from <= head) {
+  }
+
+  advanceWithin(memoryId: string, head: number, needed?: readonly string[]): boolean {
+    if (!this.inline || !this.checked.has(memoryId)) return false;
+    const to = this.among(needed);
+    const from = lowestCheckpoint(to, memoryId) + 1;
+    if (from > head) return true;
+    if (head + 1 - from > WITHIN) return false;
+    const events = this.inline.projectedRange(memoryId, from, head);
+    if (events.at(-1)?.event.seq !== head) return false;
+    this.notifyAfterCommit(memoryId, applyEach(this.all(), memoryId, events));
+    return lowestCheckpoint(to, memoryId) >= head;
+  }
+
+  applyAppended(memoryId: string, written: readonly Sequenced[]): void {
+    const first = written[0];
+    if (this.inline || first === undefined) return;
+    // Not checked against the log yet: left to catch-up, unless the log starts here and no
+    // projection holds rows of it (nothing to check).
+    if (!this.checked.has(memoryId)) {
+      if (first.seq !== 0 || lowestCheckpoint(this.all(), memoryId) !== -1) return;
+      this.checked.add(memoryId);
+    }
+    // Not to a projection that is not inline: a writer's path never tokenises for search.
+    const to = this.all().filter(
+      ({ projection }) => projection.readsStoredForm === false && projection.inline !== false,
+    );
+    this.notify(memoryId, this.applyTx(to, memoryId, written.map(withoutStored)));
+  }
+
+  async rebuild(memoryId: string, progress?: Progress): Promise<number> {
+    while (this.running.has(memoryId)) await this.running.get(memoryId)!.run.catch(() => undefined);
+    this.db
+      .transaction(() => {
+        for (const { handler } of this.all()) handler.reset(memoryId);
+      })
+      .immediate();
+    this.checked.add(memoryId);
+    return this.advance(memoryId, progress ? { progress } : {});
+  }
+
+  handler<H extends ProjectionHandler>(name: string): H | undefined {
+    return this.registered.get(name)?.handler as H | undefined;
+  }
+
+  onApplied(projection: string, memoryId: string, listener: AppliedListener): () => void {
+    return this.listeners.add(projection, memoryId, listener);
+  }
+
+  private all(): Registered[] {
+    return [...this.registered.values()];
+  }
+
+  /** The registered projections among `needed` (all of them without it). */
+  private among(needed: readonly string[] | undefined): Registered[] {
+    const all = this.all();
+    return needed ? all.filter(({ projection }) => needed.includes(projection.name)) : all;
+  }
+
+  /**
+   * Brings the `needed` projections to `head` without reading the log, when they stand there
+   * already or `read` covers what they lack; the lowest checkpoint among them, else undefined.
+   */
+  private atHead(memoryId: string, head: number, options: AdvanceOptions): number | undefined {
+    if (!this.checked.has(memoryId)) return undefined;
+    const { needed, read = [] } = options;
+    const to = this.among(needed);
+    const low = lowestCheckpoint(to, memoryId);
+    if (low >= head) return low;
+    const from = read.findIndex((event) => event.seq === low + 1);
+    if (from < 0 || read.at(-1)!.seq < head) return undefined;
+    if (to.some(({ projection }) => projection.readsStoredForm !== false)) return undefined;
+    const events = read.slice(from, from + head - low).map(withoutStored);
+    this.notify(memoryId, this.applyTx(to, memoryId, events));
+    const reached = lowestCheckpoint(to, memoryId);
+    return reached >= head ? reached : undefined;
+  }
+
+  /** One catch-up of a memory, shared with every `advance` it covers while it runs. */
+  private share(memoryId: string, options: AdvanceOptions): Promise<number> {
+    const log = this.store.log(memoryId);
+    const run = this.catchUp(log, options).finally(() => this.running.delete(memoryId));
+    this.running.set(memoryId, { run, needed: options.needed });
+    return run;
+  }
+
+  private async catchUp(log: EventLog, { needed, progress }: AdvanceOptions): Promise<number> {
+    const memoryId = log.memoryId;
+    const head = (await log.lastSeq()) ?? -1;
+    if (!this.checked.has(memoryId)) {
+      await checkAgainstLog(this.db, this.all(), log, head);
+      this.checked.add(memoryId);
+    }
+    const to = this.among(needed);
+    const from = lowestCheckpoint(to, memoryId) + 1;
+    if (from > head) return head;
+    // A span only when there is work: the caught-up path costs nothing extra.
+    return traced(
+      SpanName.catchUp,
+      { [GenAiAttr.storeId]: memoryId, [MemledgerAttr.fromSeq]: from },
+      async (span) => {
+        await this.applyLog(log, to, { from, head, progress });
+        const reached = lowestCheckpoint(to, memoryId);
+        if (reached < head) throw shortOfHead(memoryId, reached, head);
+        span.setAttribute(MemledgerAttr.checkpoint, reached);
+        return reached;
+      },
+    );
+  }
+
+  /** Reads `from..head` in chunks and applies each to the projections `to` it follows. */
+  private async applyLog(
+    log: EventLog,
+    to: readonly Registered[],
+    range: {
+      readonly from: number;
+      readonly head: number;
+      readonly progress?: Progress | undefined;
+    },
+  ): Promise<void> {
+    const { head, progress } = range;
+    for (let from = range.from; from <= head;) {
       const chunk: ProjectedEvent[] = [];
-      const to = Math.min(head, from + CHUNK - 1);
-      for await (const projected of log.readProjected({ fromSeq: from, toSeq: to, trusted: true }))
+      const toSeq = Math.min(head, from + CHUNK - 1);
+      for await (const projected of log.readProjected({ fromSeq: from, toSeq, trusted: true }))
         chunk.push(projected);
-      if (chunk.length === 0) break;
-      applyChunk.immediate(memoryId, chunk);
+      if (chunk.length === 0) return;
+      this.notify(log.memoryId, this.applyTx(to, log.memoryId, chunk));
       from = chunk.at(-1)!.event.seq + 1;
+      progress?.(from, head + 1);
       // Let other work run between the chunks of a long rebuild.
       if (from <= head) await new Promise((resolve) => setImmediate(resolve));
     }
-    return head;
-  };
-
-  const runtime: ProjectionRuntime = {
-    db,
-    location,
-    register(projection) {
-      if (handlers.has(projection.name)) return;
-      if (handlers.size === 0)
-        inline?.((memoryId, events) => runtime.applyInline(memoryId, events));
-      // A file of the current layout opens without writing (another process may hold the lock).
-      const current = () => versions.recorded(projection.name) === projection.version;
-      if (!current())
-        db.transaction(() => {
-          if (current()) return;
-          for (const table of projection.tables) dropObject(db, table);
-          versions.record(projection.name, projection.version);
-        }).immediate();
-      handlers.set(projection.name, projection.open(context));
-    },
-    advance(memoryId) {
-      if (handlers.size === 0) return Promise.resolve(-1);
-      const shared = running.get(memoryId);
-      if (shared) return shared;
-      const run = catchUp(memoryId).finally(() => running.delete(memoryId));
-      running.set(memoryId, run);
-      return run;
-    },
-    handler: <H extends ProjectionHandler>(name: string) => handlers.get(name) as H | undefined,
-    applyInline(memoryId, events) {
-      for (const handler of handlers.values()) applyFollowing(handler, memoryId, events);
-    },
-  };
-  return runtime;
-}
-
-/**
- * Applies to `handler` the events of `events` that follow its checkpoint, when they do without a
- * gap; a projection further behind is left to its catch-up.
- */
-function applyFollowing(
-  handler: ProjectionHandler,
-  memoryId: string,
-  events: readonly ProjectedEvent[],
-): void {
-  const first = events[0];
-  if (first === undefined) return;
-  const checkpoint = handler.checkpoint(memoryId);
-  const skip = checkpoint + 1 - first.event.seq;
-  if (skip < 0 || skip >= events.length) return;
-  handler.apply(memoryId, skip === 0 ? events : events.slice(skip));
-}
-
-/**
- * Resets each projection whose checkpoint event is not the one the log holds there (or that is
- * past the log's head): it was made from another log.
- */
-async function checkAgainstLog(
-  db: Database.Database,
-  handlers: readonly ProjectionHandler[],
-  log: EventLog,
-  head: number,
-): Promise<void> {
-  for (const handler of handlers) {
-    const checkpoint = handler.checkpoint(log.memoryId);
-    if (checkpoint < 0) continue;
-    let atCheckpoint: ProjectedEvent | undefined;
-    if (checkpoint <= head)
-      for await (const projected of log.readProjected({
-        fromSeq: checkpoint,
-        toSeq: checkpoint,
-        trusted: true,
-      }))
-        atCheckpoint = projected;
-    const agrees =
-      atCheckpoint !== undefined && (handler.agrees?.(log.memoryId, atCheckpoint) ?? true);
-    if (!agrees) db.transaction(() => handler.reset(log.memoryId)).immediate();
   }
-}
 
-/** Drops a table, view or index of the file, whatever it is. */
-function dropObject(db: Database.Database, name: string): void {
-  const type = db
-    .prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?')
-    .pluck()
-    .get(name);
-  if (type === 'table' || type === 'view' || type === 'index' || type === 'trigger')
-    db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`);
+  /** Tells listeners what a committed transaction applied. */
+  private notify(memoryId: string, applied: readonly Applied[]): void {
+    for (const { name, applied: events } of applied) this.listeners.notify(name, memoryId, events);
+  }
+
+  /**
+   * Tells listeners what the store's transaction applied once it ended, if it committed (the
+   * checkpoints say): a microtask queued inside a synchronous transaction runs after it.
+   */
+  private notifyAfterCommit(memoryId: string, applied: readonly Applied[]): void {
+    for (const { name, applied: events } of applied) {
+      const last = events.at(-1)?.event.seq;
+      if (last === undefined || !this.listeners.has(name, memoryId)) continue;
+      const { handler } = this.registered.get(name)!;
+      queueMicrotask(() => {
+        try {
+          if (handler.checkpoint(memoryId) >= last) this.listeners.notify(name, memoryId, events);
+        } catch {
+          // Closed meanwhile: nobody is left to tell.
+        }
+      });
+    }
+  }
 }

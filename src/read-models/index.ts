@@ -5,6 +5,8 @@
 export * from './read-model.types.js';
 export * from './read-model-db.js';
 export * from './memory-read-model.js';
+export * from './read-models.projection.js';
+export * from './search.projection.js';
 export { resolvePage, type ReadModelQueries } from './read-model.queries.js';
 export { READ_MODEL_VERSION } from './read-model.schema.js';
 export {

@@ -5,7 +5,7 @@
  * `rm_payloads`). Process memory holds no per-event structure; only small per-memory keys.
  */
 import type Database from 'better-sqlite3';
-import { type ContentEvent, type Sequenced } from '../core/index.js';
+import type { Sequenced } from '../core/index.js';
 import { openSqliteFile } from '../db/sqlite-file.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
@@ -17,27 +17,14 @@ import { prepareWholeState, type WholeState } from './read-model.whole-state.js'
 import { prepareWriter } from './read-model.writer.js';
 import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
 
-/**
- * Events read and indexed per search catch-up transaction. FTS5 writes a segment per
- * transaction and merges them as they pile up: 5,000 instead of 2,000 cut the catch-up's CPU
- * by ~15 % (bench/sqlite-append.bench.ts) for a write lock held ~60 ms a batch instead of ~25.
- * Only a backlog (an import, a batch of appends) makes a full batch.
- */
-const SEARCH_BATCH = 5000;
-/**
- * How far the search checkpoint may lag when no event in between is content to index (the
- * check reads those events' rows by seq, so it stays a short range scan).
- */
-const SEARCH_LAG_WITHOUT_CONTENT = 256;
-
 /** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
 export const NO_ROWS = 0;
 
 /**
  * A derived index that follows the read models under a checkpoint of its own, in the same file
  * (the vector index, src/vectors). The hook the projection port will subsume: `sync` runs where
- * search catches up (in the same transaction), `forget` inside an Erasure's transaction, `reset`
- * with a memory's rows.
+ * search is advanced (`syncFollowers`, inside the caller's transaction when one is open),
+ * `forget` inside an Erasure's transaction, `reset` with a memory's rows.
  */
 export interface ReadModelFollower {
   /** Brings what needs no outside call up to the read models (deletions, erasures). */
@@ -77,22 +64,18 @@ export interface ReadModelDb {
   /** The last applied seq of a memory (-1: none) and the id of the event there. */
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
-   * Applies the next events of a memory in one write transaction (earlier ones are skipped),
-   * then tells the memory's listener which events it applied, once they are committed. With
-   * `onlyIfNext`, events that do not follow the checkpoint are left to catch-up.
+   * Applies the next events of a memory inside the caller's transaction (earlier ones are
+   * skipped, a gap is refused); returns those it applied. The read-models projection's `apply`.
    */
-  apply(mem: number, events: readonly Sequenced[], onlyIfNext?: boolean): void;
-  /** Listens to the events applied to one memory (one listener per memory); returns a remover. */
-  onApplied(memoryId: string, listener: (events: readonly Sequenced[]) => void): () => void;
-  /** Drops every row of one memory, so the next catch-up rebuilds it from the log. */
+  write(mem: number, events: readonly Sequenced[]): Sequenced[];
+  /** Drops every row of one memory inside the caller's transaction (a rebuild follows). */
   reset(mem: number): void;
   /**
-   * Indexes for search the content applied since the search index's own checkpoint, in
-   * batches (one write transaction each, inside the caller's when there is one). Appends leave
-   * search to this, so tokenising text never lengthens an append; every search runs it first,
-   * so a writer still finds its own writes. Erased items are never indexed.
+   * Brings the followers (the vector index's deletions and erasures) up to the read models:
+   * where search is advanced, before every search (inside the caller's transaction when one is
+   * open).
    */
-  catchUpSearch(mem: number): void;
+  syncFollowers(mem: number): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
   read<T>(work: () => T): T;
   /** Attaches a follower ({@link ReadModelFollower}); returns its detacher. */
@@ -105,19 +88,10 @@ export interface ReadModelDb {
 export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb {
   const db = embedded.database;
   ensureReadModelSchema(db, false);
-  const models = readModelsOn(db, 'the store file', embedded.wal, false, (memoryIdOf) => ({
+  const models = readModelsOn(db, 'the store file', false, (memoryIdOf) => ({
     load: (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
     seqsOf: seqsOnLog(embedded, memoryIdOf),
   }));
-  // Inside every append's transaction: apply the new events when the read models were current
-  // before it; otherwise (they lag behind another process's appends) leave it to catch-up.
-  embedded.onAppend((memoryId, written) =>
-    models.apply(
-      models.createKey(memoryId),
-      written.map((projected) => projected.event),
-      true,
-    ),
-  );
   return {
     ...models,
     embedded: true,
@@ -152,7 +126,7 @@ export function openReadModelFile(path: string): ReadModelDb {
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   };
-  const models = readModelsOn(db, path, wal, true, () => ({
+  const models = readModelsOn(db, path, true, () => ({
     load,
     seqsOf: seqsOnReadModels(db),
   }));
@@ -162,7 +136,6 @@ export function openReadModelFile(path: string): ReadModelDb {
 function readModelsOn(
   db: Database.Database,
   location: string,
-  wal: WalScrubber,
   withPayloads: boolean,
   /** How events are loaded by seq and items found by id, where the events live. */
   access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
@@ -192,19 +165,6 @@ function readModelsOn(
     resetSearchCheckpoint: db.prepare<[number]>(
       'UPDATE rm_memories SET search_checkpoint = -1 WHERE mem = ?',
     ),
-    searchCheckpoints: db.prepare<[number], { checkpoint: number; search_checkpoint: number }>(
-      `SELECT coalesce((SELECT max(seq) FROM rm_items WHERE mem = m.mem), -1) AS checkpoint,
-              search_checkpoint FROM rm_memories AS m WHERE mem = ?`,
-    ),
-    toIndex: db
-      .prepare<[number, number, number], number>(
-        `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
-            AND erased_seq IS NULL ORDER BY seq`,
-      )
-      .pluck(),
-    setSearchCheckpoint: db.prepare<[number, number]>(
-      'UPDATE rm_memories SET search_checkpoint = ? WHERE mem = ?',
-    ),
   };
   const queries = prepareQueries(db, load, seqsOf);
   const wholeState = prepareWholeState(db, load);
@@ -214,44 +174,12 @@ function readModelsOn(
   const deletes = perMemoryTables.map((table) =>
     db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
   );
-  const applyTx = db.transaction(write);
-  /**
-   * The next batch the search index lacks: the content seqs to index and where the search
-   * checkpoint moves to; `undefined` when no content is missing. Events that are not content
-   * (recalls, deletions) give it nothing to index, so the search checkpoint may stay up to
-   * {@link SEARCH_LAG_WITHOUT_CONTENT} events behind over them: otherwise every search or recall
-   * after a recall would take the write lock and commit only to move the checkpoint past it.
-   */
-  const searchBacklog = (mem: number) => {
-    const row = sql.searchCheckpoints.get(mem);
-    if (!row || row.search_checkpoint >= row.checkpoint) return undefined;
-    const to = Math.min(row.checkpoint, row.search_checkpoint + SEARCH_BATCH);
-    const seqs = sql.toIndex.all(mem, row.search_checkpoint, to);
-    const nothingToIndex =
-      seqs.length === 0 &&
-      to === row.checkpoint &&
-      to - row.search_checkpoint <= SEARCH_LAG_WITHOUT_CONTENT;
-    return nothingToIndex ? undefined : { seqs, to, more: to < row.checkpoint };
-  };
-  /** One batch of the search catch-up; false when the index is current. */
-  const indexBatch = db.transaction((mem: number): boolean => {
-    const backlog = searchBacklog(mem);
-    if (!backlog) return false;
-    const events = load(mem, backlog.seqs);
-    for (const seq of backlog.seqs) {
-      const event = events.get(seq);
-      if (event !== undefined) search.add(mem, event as Sequenced<ContentEvent>);
-    }
-    sql.setSearchCheckpoint.run(backlog.to, mem);
-    return backlog.more;
-  });
-  const listeners = new Map<string, (events: readonly Sequenced[]) => void>();
-  const resetTx = db.transaction((mem: number) => {
+  const reset = (mem: number) => {
     for (const statement of deletes) statement.run(mem);
     search.clear(mem);
     sql.resetSearchCheckpoint.run(mem);
     for (const follower of followers) follower.reset(mem);
-  });
+  };
 
   return {
     location,
@@ -278,40 +206,9 @@ function readModelsOn(
       const row = sql.checkpoint.get(mem);
       return { seq: row?.seq ?? -1, id: row?.id ?? null };
     },
-    apply(mem, events, onlyIfNext) {
-      const listener = listeners.get(ids.get(mem)!);
-      if (!db.inTransaction) {
-        const applied = applyTx.immediate(mem, events, onlyIfNext);
-        if (applied.some((event) => event.kind === 'erasure')) wal.request();
-        if (applied.length > 0) listener?.(applied);
-        return;
-      }
-      // Inside the store's append transaction: tell the listener after the commit, and only if
-      // the commit happened (the checkpoint shows it).
-      const applied = write(mem, events, onlyIfNext);
-      const last = applied.at(-1);
-      if (listener && last)
-        queueMicrotask(() => {
-          try {
-            if ((sql.checkpoint.get(mem)?.seq ?? -1) >= last.seq) listener(applied);
-          } catch {
-            // Closed meanwhile: nobody is left to tell.
-          }
-        });
-    },
-    onApplied(memoryId, listener) {
-      listeners.set(memoryId, listener);
-      return () => {
-        if (listeners.get(memoryId) === listener) listeners.delete(memoryId);
-      };
-    },
-    reset(mem) {
-      resetTx.immediate(mem);
-    },
-    catchUpSearch(mem) {
-      if (db.inTransaction) while (indexBatch(mem));
-      // Looked at first without the write lock: most calls find nothing to index.
-      else while (searchBacklog(mem) && indexBatch.immediate(mem));
+    write,
+    reset,
+    syncFollowers(mem) {
       for (const follower of followers) follower.sync(mem);
     },
     read(work) {

@@ -24,16 +24,8 @@ interface ItemRow {
   readonly deleted_seq: number | null;
 }
 
-/**
- * Writes events of one memory (`mem`) into the read models; returns those it applied. With
- * `onlyIfNext`, events that do not follow the checkpoint are left alone (none applied) instead of
- * refused: an append's hook applies its events only when the read models were current before it.
- */
-export type ApplyEvents = (
-  mem: number,
-  events: readonly Sequenced[],
-  onlyIfNext?: boolean,
-) => Sequenced[];
+/** Writes events of one memory (`mem`) into the read models; returns those it applied. */
+export type ApplyEvents = (mem: number, events: readonly Sequenced[]) => Sequenced[];
 
 /**
  * Prepares the writer over `db`; `withPayloads` also stores each event (no log in this file);
@@ -100,10 +92,9 @@ export function prepareWriter(
     }
   };
 
-  return (mem, events, onlyIfNext = false) => {
+  return (mem, events) => {
     const last = sql.last.get(mem);
     let checkpoint = last?.seq ?? -1;
-    if (onlyIfNext && events[0]?.seq !== checkpoint + 1) return [];
     const t: Totals = {
       messages: last?.messages ?? 0,
       documents: last?.documents ?? 0,

@@ -151,6 +151,13 @@ export interface EmbeddedDatabase {
    * fail, nor one another's writes roll back.
    */
   onAppend(hook: AppendHook): void;
+  /**
+   * Events `fromSeq..toSeq` of one memory as projections receive them, read on the store's
+   * connection at once (inside the caller's transaction, trusted: this store validated them when
+   * it appended them). The projection runtime catches up with it where it must not wait: inside
+   * an append's own transaction.
+   */
+  projectedRange(memoryId: string, fromSeq: number, toSeq: number): ProjectedEvent[];
   /** Events of one memory by seq, read on the store's connection; absent seqs are left out. */
   eventsAt(memoryId: string, seqs: readonly number[]): Map<number, Sequenced>;
   /**

@@ -64,6 +64,19 @@ export interface Projection {
   readonly version: number;
   /** Its tables, views and indexes, by name: what a version change drops. */
   readonly tables: readonly string[];
+  /**
+   * Whether it is applied inside each append's transaction where the store holds its file
+   * (SQLite). A projection that is not (`false`: search, whose tokenising must never lengthen an
+   * append) is advanced only by the runtime's `advance`, which its queries call first.
+   * @defaultValue true
+   */
+  readonly inline?: boolean;
+  /**
+   * Whether `apply` reads {@link ProjectedEvent.stored}. One that does not (`false`) is also
+   * handed a writer's own just-appended events on a store without inline hooks, where their
+   * stored form is not on hand; the others follow those by catch-up. @defaultValue true
+   */
+  readonly readsStoredForm?: boolean;
   /** Creates its tables when missing and prepares its statements. */
   open(context: ProjectionContext): ProjectionHandler;
 }
@@ -72,7 +85,9 @@ export interface Projection {
 export interface ProjectionHandler {
   /**
    * The last seq of the memory it has applied (-1: none). Applying events advances it in the
-   * same transaction, so it is never ahead of what the projection holds.
+   * same transaction, so it is never ahead of what the projection holds. A projection that
+   * knows the events past it give it nothing to do may report past them (search, over events
+   * that are not content).
    */
   checkpoint(memoryId: string): number;
   /**

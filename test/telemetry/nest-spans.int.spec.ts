@@ -185,16 +185,20 @@ describe('Nest command spans', () => {
 
     const spans = otel.spans();
     const recall = onlySpan(spans, 'search_memory');
-    const catchUp = onlySpan(spans, 'memledger.read_models.catch_up');
+    const catchUps = spans.filter((s) => s.name === 'memledger.read_models.catch_up');
     // Whoever needs the new event first catches up: the recall (the span nests under it) or the
-    // module's live follower of the log (a span of its own, outside any request).
-    expect([undefined, recall.spanContext().spanId]).toContain(catchUp.parentSpanContext?.spanId);
-    expect(catchUp.attributes).toMatchObject({
+    // module's live follower of the log (a span of its own, outside any request). The follower
+    // needs the read models alone; the recall also search, which may take a catch-up of its own.
+    for (const span of catchUps)
+      expect([undefined, recall.spanContext().spanId]).toContain(span.parentSpanContext?.spanId);
+    const catchUp = catchUps.find((s) => s.attributes['memledger.read.from_seq'] === 1);
+    expect(catchUps.length).toBeLessThanOrEqual(2);
+    expect(catchUp?.attributes).toMatchObject({
       'gen_ai.memory.store.id': 'default',
       'memledger.read.from_seq': 1,
       'memledger.read_models.checkpoint': 1,
     });
-    expect(childrenOf(spans, catchUp).map((s) => s.name)).toContain('memledger.store.read');
+    expect(childrenOf(spans, catchUp!).map((s) => s.name)).toContain('memledger.store.read');
     expect(result.recall.recalled).toContain(other!.id);
   });
 

@@ -97,6 +97,16 @@ export function sealedEmbedded(
           })),
         );
       }),
+    projectedRange(memoryId, fromSeq, toSeq) {
+      // The stored form stays sealed; the event is opened.
+      const read = embedded.projectedRange(memoryId, fromSeq, toSeq);
+      const plain = openEvents(
+        keys,
+        memoryId,
+        read.map((projected) => projected.event),
+      );
+      return read.map((projected, i) => ({ event: plain[i]!, stored: projected.stored }));
+    },
     eventsAt(memoryId, seqs) {
       const events = embedded.eventsAt(memoryId, seqs);
       const opened = openEvents(keys, memoryId, [...events.values()]);

@@ -7,7 +7,10 @@ import type { Sequenced } from '../../core/index.js';
 import type { WalScrubber } from '../../db/wal-scrub.js';
 import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
 import { idKey, idOfKey, splitIdKeys } from '../../db/encodings.js';
-import { decodeTrustedRow } from './sqlite.codec.js';
+import { storedFormOf } from '../codec.js';
+import type { ProjectedEvent } from '../projection.port.js';
+import type { StoredFields } from '../../core/index.js';
+import { decodeTrustedRow, decodeTrustedStoredRow } from './sqlite.codec.js';
 import type { Statements } from './sqlite.statements.js';
 
 /** The store's {@link EmbeddedDatabase}; `hooks` is the list every append transaction runs. */
@@ -24,6 +27,26 @@ export function embeddedDatabase(
     path,
     wal,
     onAppend: (hook) => void hooks.push(hook),
+    projectedRange(memoryId, fromSeq, toSeq) {
+      const where = `SQLite ${path} memory ${memoryId}`;
+      const out: ProjectedEvent[] = [];
+      if (toSeq < fromSeq) return out;
+      for (const row of statements.readForwards.all(
+        memoryId,
+        fromSeq,
+        toSeq,
+        toSeq - fromSeq + 1,
+      )) {
+        // Parsed once for the event and its stored form.
+        const fields = JSON.parse(row.payload) as StoredFields;
+        const type = typeOf(row.type);
+        out.push({
+          event: decodeTrustedStoredRow(row, type, where, fields),
+          stored: storedFormOf(type, row.version, fields),
+        });
+      }
+      return out;
+    },
     eventsAt: (memoryId, seqs) => {
       const where = `SQLite ${path} memory ${memoryId}`;
       const out = new Map<number, Sequenced>();

@@ -1,0 +1,120 @@
+/**
+ * The steps the projection runtime is made of (projection-runtime.ts): applying what follows a
+ * checkpoint, checking checkpoints against the log, dropping a projection's tables.
+ */
+import type Database from 'better-sqlite3';
+import { MemoryError, type Sequenced } from '../core/index.js';
+import type { EventLog } from '../store/event-log.port.js';
+import type { ProjectedEvent, Projection, ProjectionHandler } from '../store/projection.port.js';
+
+/** A projection registered on a runtime, open. */
+export interface Registered {
+  readonly projection: Projection;
+  readonly handler: ProjectionHandler;
+}
+
+/** What one projection applied of a batch (for its `applied` listeners). */
+export interface Applied {
+  readonly name: string;
+  readonly applied: readonly ProjectedEvent[];
+}
+
+/**
+ * Applies `events` to each of `to` that they follow; what each applied. The checkpoints are all
+ * read before any is applied: one projection's may be reported from another's rows (search's,
+ * from the read models').
+ */
+export function applyEach(
+  to: readonly Registered[],
+  memoryId: string,
+  events: readonly ProjectedEvent[],
+): Applied[] {
+  const checkpoints = to.map(({ handler }) => handler.checkpoint(memoryId));
+  return to.map(({ projection, handler }, i) => ({
+    name: projection.name,
+    applied: applyFollowing(handler, memoryId, events, checkpoints[i]),
+  }));
+}
+
+/**
+ * Applies to `handler` the events of `events` that follow its checkpoint, when they do without a
+ * gap, and returns those; a projection further behind is left to its catch-up.
+ */
+export function applyFollowing(
+  handler: ProjectionHandler,
+  memoryId: string,
+  events: readonly ProjectedEvent[],
+  checkpoint = handler.checkpoint(memoryId),
+): readonly ProjectedEvent[] {
+  const first = events[0];
+  if (first === undefined) return [];
+  const skip = checkpoint + 1 - first.event.seq;
+  if (skip < 0 || skip >= events.length) return [];
+  const applied = skip === 0 ? events : events.slice(skip);
+  handler.apply(memoryId, applied);
+  return applied;
+}
+
+/** The lowest checkpoint of `of` in one memory (-1: one holds nothing of it). */
+export function lowestCheckpoint(of: readonly Registered[], memoryId: string): number {
+  return Math.min(...of.map(({ handler }) => handler.checkpoint(memoryId)));
+}
+
+/** An event a caller holds without its stored form, for projections that read none. */
+export function withoutStored(event: Sequenced): ProjectedEvent {
+  return {
+    event,
+    get stored(): never {
+      throw new MemoryError(
+        'LOG_INVARIANT_VIOLATED',
+        `A projection that reads stored forms was handed event ${event.seq} without one: declare readsStoredForm.`,
+      );
+    },
+  };
+}
+
+/** A catch-up that found the log shorter than its head said. */
+export function shortOfHead(memoryId: string, checkpoint: number, head: number): MemoryError {
+  return new MemoryError(
+    'STORE_FAILED',
+    `Projections of memory ${memoryId} reached seq ${checkpoint}, short of the log's head ${head}.`,
+    { details: { memoryId, checkpoint, head } },
+  );
+}
+
+/**
+ * Resets each projection whose checkpoint event is not the one the log holds there (or that is
+ * past the log's head): it was made from another log.
+ */
+export async function checkAgainstLog(
+  db: Database.Database,
+  projections: readonly Registered[],
+  log: EventLog,
+  head: number,
+): Promise<void> {
+  for (const { handler } of projections) {
+    const checkpoint = handler.checkpoint(log.memoryId);
+    if (checkpoint < 0) continue;
+    let atCheckpoint: ProjectedEvent | undefined;
+    if (checkpoint <= head)
+      for await (const projected of log.readProjected({
+        fromSeq: checkpoint,
+        toSeq: checkpoint,
+        trusted: true,
+      }))
+        atCheckpoint = projected;
+    const agrees =
+      atCheckpoint !== undefined && (handler.agrees?.(log.memoryId, atCheckpoint) ?? true);
+    if (!agrees) db.transaction(() => handler.reset(log.memoryId)).immediate();
+  }
+}
+
+/** Drops a table, view or index of the file, whatever it is. */
+export function dropObject(db: Database.Database, name: string): void {
+  const type = db
+    .prepare<[string], string>('SELECT type FROM sqlite_schema WHERE name = ?')
+    .pluck()
+    .get(name);
+  if (type === 'table' || type === 'view' || type === 'index' || type === 'trigger')
+    db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`);
+}

@@ -1,0 +1,204 @@
+/**
+ * The ways events reach a projection besides the inline hook and a plain `advance`
+ * (src/projections/projection-runtime.ts): a writer's own appends on a store without inline
+ * hooks, `advanceWithin` inside the SQLite store's transaction, a projection that is not inline,
+ * `rebuild`, and the `applied` listeners told once events are committed. Real stores, real
+ * SQLite files, projections written for the test.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Sequenced } from '../../src/core/index.js';
+import { openProjectionRuntime, type ProjectionRuntime } from '../../src/projections/index.js';
+import type { MemoryStore } from '../../src/store/event-log.port.js';
+import type { Projection, ProjectionHandler } from '../../src/store/projection.port.js';
+import { openInMemoryStore } from '../../src/store/in-memory/in-memory.event-log.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
+import Database from 'better-sqlite3';
+import { message } from '../support/events.js';
+
+interface SeqsHandler extends ProjectionHandler {
+  seqs(memoryId: string): number[];
+}
+
+/**
+ * A projection keeping each event's seq, and its stored body's type when `stored` (so it reads
+ * stored forms) — `inline: false` when not `inline`.
+ */
+function seqsProjection(
+  name: string,
+  options: { stored: boolean; inline?: boolean },
+): Projection & { open: (context: Parameters<Projection['open']>[0]) => SeqsHandler } {
+  const table = `test_${name}`;
+  return {
+    name,
+    version: 1,
+    tables: [table],
+    readsStoredForm: options.stored,
+    inline: options.inline ?? true,
+    open({ db, memoryKey, existingKey }) {
+      db.exec(`CREATE TABLE IF NOT EXISTS ${table} (mem INTEGER, seq INTEGER, type TEXT,
+        PRIMARY KEY (mem, seq)) STRICT`);
+      const insert = db.prepare(`INSERT INTO ${table} VALUES (?, ?, ?)`);
+      const last = db
+        .prepare<[number], number>(`SELECT max(seq) FROM ${table} WHERE mem = ?`)
+        .pluck();
+      const all = db
+        .prepare<[number], number>(`SELECT seq FROM ${table} WHERE mem = ? ORDER BY seq`)
+        .pluck();
+      const clear = db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`);
+      const rows = (memoryId: string) => {
+        const mem = existingKey(memoryId);
+        return mem === undefined ? [] : all.all(mem);
+      };
+      return {
+        checkpoint: (memoryId) => rows(memoryId).at(-1) ?? -1,
+        apply(memoryId, events) {
+          const mem = memoryKey(memoryId);
+          for (const projected of events)
+            insert.run(mem, projected.event.seq, options.stored ? projected.stored.type : null);
+          expect(last.get(mem)).toBe(events.at(-1)!.event.seq);
+        },
+        reset(memoryId) {
+          const mem = existingKey(memoryId);
+          if (mem !== undefined) clear.run(mem);
+        },
+        seqs: rows,
+      };
+    },
+  };
+}
+
+let dir: string;
+let n = 0;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'memledger-projection-ways-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A runtime in a file of its own over `store` (no inline hooks), with both test projections. */
+function ownFile(store: MemoryStore): { runtime: ProjectionRuntime; close(): void } {
+  const db = new Database(join(dir, `own-${++n}.db`));
+  const runtime = openProjectionRuntime(db, 'test file', store);
+  runtime.register(seqsProjection('plain', { stored: false }));
+  runtime.register(seqsProjection('stored', { stored: true }));
+  return { runtime, close: () => db.close() };
+}
+
+const seqsOf = (runtime: ProjectionRuntime, name: string, memoryId = 'm') =>
+  runtime.handler<SeqsHandler>(name)!.seqs(memoryId);
+
+describe('a writer’s own appends on a store without inline hooks', () => {
+  it('reach at once the projections that read no stored form; the others follow on advance', async () => {
+    const store = openInMemoryStore();
+    const { runtime, close } = ownFile(store);
+    try {
+      const heard: number[] = [];
+      runtime.onApplied('plain', 'm', (events) => heard.push(...events.map((e) => e.seq)));
+      const log = store.log('m');
+      runtime.applyAppended('m', await log.append([message('one'), message('two')]));
+      expect(seqsOf(runtime, 'plain')).toEqual([0, 1]);
+      expect(seqsOf(runtime, 'stored')).toEqual([]);
+      expect(heard).toEqual([0, 1]);
+      expect(await runtime.advance('m')).toBe(1);
+      expect(seqsOf(runtime, 'stored')).toEqual([0, 1]);
+      expect(heard).toEqual([0, 1]);
+    } finally {
+      close();
+      await store.close();
+    }
+  });
+
+  it('leaves them to catch-up when the memory was not checked against the log and the append is not its first', async () => {
+    const store = openInMemoryStore();
+    const log = store.log('m');
+    await log.append([message('before the runtime')]);
+    const { runtime, close } = ownFile(store);
+    try {
+      runtime.applyAppended('m', await log.append([message('after')]));
+      expect(seqsOf(runtime, 'plain')).toEqual([]);
+      expect(await runtime.advance('m')).toBe(1);
+      expect(seqsOf(runtime, 'plain')).toEqual([0, 1]);
+    } finally {
+      close();
+      await store.close();
+    }
+  });
+});
+
+describe('the runtime in the SQLite store’s own file', () => {
+  const open = (path: string) => {
+    const store = openSqliteStore({ path });
+    const runtime = openProjectionRuntime(store.embedded!.database, path, store, store.embedded);
+    runtime.register(seqsProjection('stored', { stored: true }));
+    runtime.register(seqsProjection('later', { stored: false, inline: false }));
+    return { store, runtime };
+  };
+
+  it('tells listeners of an inline append after its commit, and leaves a projection that is not inline to advance', async () => {
+    const { store, runtime } = open(join(dir, `store-${++n}.db`));
+    try {
+      const heard: Sequenced[][] = [];
+      runtime.onApplied('stored', 'm', (events) => heard.push([...events]));
+      const append = store.log('m').append([message('one'), message('two')]);
+      expect(heard).toEqual([]);
+      const stored = await append;
+      expect(heard).toEqual([stored]);
+      expect(seqsOf(runtime, 'stored')).toEqual([0, 1]);
+      expect(seqsOf(runtime, 'later')).toEqual([]);
+      expect(await runtime.advance('m')).toBe(1);
+      expect(seqsOf(runtime, 'later')).toEqual([0, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('applies inside an append’s transaction what another connection appended, once the memory was advanced', async () => {
+    const path = join(dir, `store-${++n}.db`);
+    const mine = open(path);
+    const other = openSqliteStore({ path });
+    try {
+      await mine.store.log('m').append([message('mine')]);
+      await other.log('m').append([message('theirs')]);
+      const seen: boolean[] = [];
+      const computeAt = (lastSeq: number | null) => {
+        seen.push(mine.runtime.advanceWithin('m', lastSeq ?? -1));
+        return undefined;
+      };
+      await mine.store.log('m').appendComputed!(computeAt);
+      // Never advanced in this process: not checked against the log, so nothing applied.
+      expect(seen).toEqual([false]);
+      expect(seqsOf(mine.runtime, 'stored')).toEqual([0]);
+
+      await mine.runtime.advance('m');
+      await other.log('m').append([message('theirs again')]);
+      await mine.store.log('m').appendComputed!((lastSeq) => {
+        seen.push(mine.runtime.advanceWithin('m', lastSeq ?? -1));
+        // Inside the transaction, before anything commits: both projections hold the head.
+        seen.push(seqsOf(mine.runtime, 'stored').at(-1) === 2);
+        seen.push(seqsOf(mine.runtime, 'later').at(-1) === 2);
+        return [message('computed at 2')];
+      });
+      expect(seen).toEqual([false, true, true, true]);
+      expect(seqsOf(mine.runtime, 'stored')).toEqual([0, 1, 2, 3]);
+    } finally {
+      await other.close();
+      await mine.store.close();
+    }
+  });
+
+  it('rebuilds every projection of a memory from the log', async () => {
+    const { store, runtime } = open(join(dir, `store-${++n}.db`));
+    try {
+      await store.log('m').append([message('one'), message('two'), message('three')]);
+      await runtime.advance('m');
+      const progress: [number, number][] = [];
+      expect(await runtime.rebuild('m', (done, total) => progress.push([done, total]))).toBe(2);
+      expect(seqsOf(runtime, 'stored')).toEqual([0, 1, 2]);
+      expect(seqsOf(runtime, 'later')).toEqual([0, 1, 2]);
+      expect(progress.at(-1)).toEqual([3, 3]);
+    } finally {
+      await store.close();
+    }
+  });
+});
