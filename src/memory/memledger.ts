@@ -159,11 +159,17 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   const db: ReadModelDb = store.embedded
     ? openEmbeddedReadModels(store.embedded)
     : openReadModelFile(options.readModels ?? ':memory:');
-  const projections = openProjectionRuntime(db.database, db.location, store, store.embedded);
+  const notice = options.onNotice ?? ((text: string) => console.warn(text));
+  const projections = openProjectionRuntime(
+    db.database,
+    db.location,
+    store,
+    store.embedded,
+    notice,
+  );
   projections.register(readModelsProjection(db));
   projections.register(searchProjection(db));
   const cleanup = sealed.cleanup;
-  const notice = options.onNotice ?? ((text: string) => console.warn(text));
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
   if (cleanup && !db.embedded) cleanup.watch(db.wal);
   const ready = (sealed.ready ?? Promise.resolve(undefined)).then((found) => {

@@ -143,7 +143,8 @@ export class VerifiableLog {
 
   /** The tree at the log's head; refused loudly when it holds leaves the log lost since. */
   private async advance(log: EventLog): Promise<TreeHandler> {
-    await this.runtime.advance(log.memoryId);
+    // Only the tree: a proof of a log written without it waits for nothing else to be built.
+    await this.runtime.advance(log.memoryId, { needed: ['tree'] });
     const tree = this.runtime.handler<TreeHandler>('tree')!;
     const head = (await log.lastSeq()) ?? -1;
     const held = tree.checkpoint(log.memoryId);

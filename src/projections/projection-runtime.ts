@@ -39,6 +39,7 @@ import {
   type Applied,
   type Registered,
 } from './projection-steps.js';
+import { noticedProgress } from './catch-up-notices.js';
 import { MemoryKeys, ProjectionVersions } from './projection-tables.js';
 import type {
   AdvanceOptions,
@@ -65,8 +66,9 @@ export function openProjectionRuntime(
   location: string,
   store: Pick<MemoryStore, 'log'>,
   inline?: InlineSource,
+  onNotice?: (notice: string) => void,
 ): ProjectionRuntime {
-  return new FileProjections(db, location, store, inline);
+  return new FileProjections(db, location, store, inline, onNotice);
 }
 
 interface Running {
@@ -95,6 +97,8 @@ class FileProjections implements ProjectionRuntime {
     readonly location: string,
     private readonly store: Pick<MemoryStore, 'log'>,
     private readonly inline: InlineSource | undefined,
+    /** Where a long catch-up says how it goes (catch-up-notices.ts). */
+    private readonly onNotice?: (notice: string) => void,
   ) {
     this.versions = new ProjectionVersions(db);
     const keys = new MemoryKeys(db);
@@ -247,7 +251,9 @@ class FileProjections implements ProjectionRuntime {
       SpanName.catchUp,
       { [GenAiAttr.storeId]: memoryId, [MemledgerAttr.fromSeq]: from },
       async (span) => {
-        await this.applyLog(log, to, { from, head, progress });
+        const names = to.map((registered) => registered.projection.name);
+        const told = noticedProgress(this.onNotice, { memoryId, names }, { from, head }, progress);
+        await this.applyLog(log, to, { from, head, progress: told });
         const reached = lowestCheckpoint(to, memoryId);
         if (reached < head) throw shortOfHead(memoryId, reached, head);
         span.setAttribute(MemledgerAttr.checkpoint, reached);
