@@ -28,7 +28,7 @@ export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary']
 /**
  * The quantization of a model's version when the options name none: float vectors, whose top k
  * is the exact one. Binary and int8 are a choice to make after measuring recall with the model
- * (`npm run bench -- --only vectors`): on real sentences and learned vectors binary kept 0.86 of
+ * (`npm run bench -- --only vectors`): on real-text notes and learned vectors binary kept 0.78 of
  * the exact top 10 (BENCHMARKS.md), below the 0.95 a default must hold.
  */
 export const DEFAULT_QUANTIZATION: Quantization = 'none';
