@@ -1,5 +1,6 @@
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { Sequenced } from '../core/index.js';
+import { rx } from '../read-models/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 
 /**
@@ -7,7 +8,7 @@ import type { EventLog } from '../store/event-log.port.js';
  * gets its own catch-up subscription; unsubscribing ends it.
  */
 export function eventsFrom(log: EventLog, fromSeq: number): Observable<Sequenced> {
-  return new Observable<Sequenced>((subscriber) => {
+  return new (rx().Observable<Sequenced>)((subscriber) => {
     const controller = new AbortController();
     void (async () => {
       try {

@@ -3,7 +3,7 @@
  * with the core factories and append through the store, whose guard enforces the invariants;
  * queries first catch the read models up with the log, so a caller always reads its own writes.
  */
-import { firstValueFrom, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import {
   createDeletion,
   createDocument,
@@ -30,6 +30,7 @@ import {
   collectState,
   estimatedJsonBytes,
   resolvePage,
+  rx,
   streamState,
   type StateChunk,
   type MemoryReadModel,
@@ -284,7 +285,7 @@ export class MemoryHandle {
   /** Resolves once the read models have applied `seq` (waiting for it to be appended). */
   async waitFor(seq: number): Promise<void> {
     if ((await this.models.catchUp()) >= seq) return;
-    await firstValueFrom(eventsFrom(this.log, seq));
+    await rx().firstValueFrom(eventsFrom(this.log, seq));
     await this.models.catchUp();
   }
 

@@ -17,3 +17,4 @@ export {
 } from './read-model.whole-state.js';
 export type { SearchReadModel } from './search.read-model.js';
 export { relativeScores } from './search.read-model.js';
+export { rx } from './rx.js';

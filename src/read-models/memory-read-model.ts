@@ -4,11 +4,12 @@
  * moves their checkpoint (`advance`). Nothing runs while nobody asks: no timer and no
  * subscription per memory, except one live subscription while someone follows `applied$`.
  */
-import { Observable, Subject } from 'rxjs';
+import type { Observable, Subject } from 'rxjs';
 import { isMemoryError, type Sequenced } from '../core/index.js';
 import type { Progress, ProjectionRuntime } from '../projections/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
+import { rx } from './rx.js';
 import { READ_MODELS } from './read-models.projection.js';
 import { SEARCHED } from './search.projection.js';
 
@@ -20,9 +21,9 @@ const NEEDED = [READ_MODELS];
 /** The read models of one memory over its log. */
 export class MemoryReadModel {
   private key: number;
-  /** Every event of the log, in seq order, once the read models hold it (live: from subscription on). */
-  readonly applied$: Observable<Sequenced>;
-  private readonly applied = new Subject<Sequenced>();
+  /** Made with the first subscriber (`applied$`): until then nobody listens. */
+  private applied: Subject<Sequenced> | undefined;
+  private appliedStream: Observable<Sequenced> | undefined;
   private lastEmitted: number;
   private following: AbortController | undefined;
   private readonly stopListening: () => void;
@@ -37,14 +38,22 @@ export class MemoryReadModel {
     this.stopListening = runtime.onApplied(READ_MODELS, log.memoryId, (events) =>
       this.emit(events),
     );
-    this.applied$ = new Observable<Sequenced>((subscriber) => {
-      const subscription = this.applied.subscribe(subscriber);
+  }
+
+  /** Every event of the log, in seq order, once the read models hold it (live: from subscription on). */
+  get applied$(): Observable<Sequenced> {
+    if (this.appliedStream) return this.appliedStream;
+    const { Observable, Subject } = rx();
+    const applied = (this.applied = new Subject<Sequenced>());
+    this.appliedStream = new Observable<Sequenced>((subscriber) => {
+      const subscription = applied.subscribe(subscriber);
       if (!this.following) this.follow();
       return () => {
         subscription.unsubscribe();
-        if (!this.applied.observed) this.unfollow();
+        if (!applied.observed) this.unfollow();
       };
     });
+    return this.appliedStream;
   }
 
   /** The integer key of this memory in the read-model tables ({@link NO_ROWS} while empty). */
@@ -105,13 +114,13 @@ export class MemoryReadModel {
   stop(): void {
     this.unfollow();
     this.stopListening();
-    this.applied.complete();
+    this.applied?.complete();
   }
 
   /** Emits applied events in seq order, each once; nothing is kept while nobody listens. */
   private emit(events: readonly Sequenced[]): void {
     for (const event of events) {
-      if (!this.applied.observed) this.lastEmitted = Math.max(this.lastEmitted, event.seq);
+      if (!this.applied?.observed) this.lastEmitted = Math.max(this.lastEmitted, event.seq);
       else if (event.seq === this.lastEmitted + 1) {
         this.lastEmitted = event.seq;
         this.applied.next(event);
@@ -140,7 +149,7 @@ export class MemoryReadModel {
         } catch (error) {
           if (signal.aborted || isMemoryError(error, 'STORE_CLOSED')) return;
           if (!isMemoryError(error, 'STORE_UNAVAILABLE')) {
-            this.applied.error(error);
+            this.applied?.error(error);
             return;
           }
           await new Promise((resolve) => setTimeout(resolve, 500));

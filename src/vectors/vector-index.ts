@@ -10,7 +10,8 @@
  * still needed are dropped once the current one has caught up with every memory.
  */
 import type Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import { createRequire } from 'node:module';
+import type * as SqliteVec from 'sqlite-vec';
 import { MemoryError, type Sequenced } from '../core/index.js';
 import type { Embedder } from '../embeddings/index.js';
 import { DEFAULT_MAX_CHARS } from './item-text.js';
@@ -137,7 +138,7 @@ export class VectorIndex {
       );
     }
     const { db } = source;
-    sqliteVec.load(db);
+    loadSqliteVec(db);
     const mmap = options.mmapBytes ?? MAX_MMAP;
     if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
       db.pragma(`mmap_size = ${Math.floor(mmap)}`);
@@ -305,4 +306,10 @@ export class VectorIndex {
 /** Opens the vector index of a read-model file. */
 export function openVectorIndex(source: VectorSource, options: VectorIndexOptions): VectorIndex {
   return VectorIndex.open(source, options);
+}
+
+/** sqlite-vec loaded into `db`; the package itself is loaded only when a vector index opens. */
+function loadSqliteVec(db: VectorSource['db']): void {
+  const sqliteVec = createRequire(import.meta.url)('sqlite-vec') as typeof SqliteVec;
+  sqliteVec.load(db);
 }

@@ -48,6 +48,33 @@ describe('package entry points', () => {
     });
   });
 
+  it('leave rxjs unloaded until a live stream is asked for, which then works', async () => {
+    const lazy = `
+import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/package.json');
+const loaded = () => Object.keys(require.cache).some((path) => path.includes('/node_modules/rxjs/'));
+const { openMemledger } = await import('memledger');
+const { openSqliteStore } = await import('memledger/sqlite');
+const memledger = openMemledger({ store: openSqliteStore({ path: ':memory:' }) });
+const memory = await memledger.memory();
+await memory.recordMessage({ speaker: 'user', content: 'written' });
+await memory.recall({ query: 'written' });
+const before = loaded();
+const seen = [];
+const subscription = memory.changes({ fromSeq: 0 }).subscribe((event) => seen.push(event.seq));
+await memory.recordMessage({ speaker: 'user', content: 'live' });
+await memory.waitFor(2);
+await new Promise((resolve) => setTimeout(resolve, 50));
+subscription.unsubscribe();
+console.log(JSON.stringify({ before, after: loaded(), seen }));
+await memledger.close();
+`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', lazy], {
+      cwd: root,
+    });
+    expect(JSON.parse(stdout)).toEqual({ before: false, after: true, seen: [0, 1, 2] });
+  });
+
   it('leave @opentelemetry/api unloaded until something registers with it, then trace through it', async () => {
     const lazy = `
 import { createRequire } from 'node:module';
