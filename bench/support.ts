@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
 import {
   createDeletion,
   createDocument,
@@ -241,4 +242,28 @@ export function* mixedEventBatches(options: MixOptions): Generator<MemoryEvent[]
     }
   }
   if (events.length > 0) yield events;
+}
+
+/**
+ * An embedder over `compute` memoised: each text is computed once and reused by every version a
+ * bench builds (the model is not what a bench of the vector index measures).
+ */
+export function memoisedEmbedder(
+  model: string,
+  dimensions: number,
+  compute: (text: string) => Float32Array,
+): { embedder: Embedder; vectorOf: (text: string) => Float32Array } {
+  const memo = new Map<string, Float32Array>();
+  const vectorOf = (text: string) => {
+    let vector = memo.get(text);
+    if (!vector) memo.set(text, (vector = compute(text)));
+    return vector;
+  };
+  const embedder = functionEmbedder({
+    model,
+    dimensions,
+    batchSize: 4096,
+    embed: (texts) => texts.map(vectorOf),
+  });
+  return { embedder, vectorOf };
 }

@@ -11,8 +11,8 @@
  * same single topic about 0.74: the range sentence models give unrelated and related passages.
  */
 import { createHash } from 'node:crypto';
-import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
 import { unitVector } from '../src/vectors/index.js';
+import { memoisedEmbedder, seededRandom } from './support.js';
 
 /** Topics (cluster centres) texts draw from, each near one of {@link DOMAINS} broader ones. */
 export const TOPICS = 1024;
@@ -24,18 +24,6 @@ const TOPIC = 0.8;
 const NOISE = 0.55;
 const OWN = 0.7;
 const MAX_TOPICS = 3;
-
-/** A small seeded PRNG (mulberry32) returning [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A standard normal draw (Box-Muller). */
 function gaussian(next: () => number): number {
@@ -49,15 +37,17 @@ function direction(next: () => number, dimensions: number): Float32Array {
 
 /** The stand-in's vectors of `dimensions`: a function of each text alone. */
 export function topicVectors(dimensions: number): (text: string) => Float32Array {
-  const shared = direction(prng(1), dimensions);
-  const domains = Array.from({ length: DOMAINS }, (_, t) => direction(prng(100 + t), dimensions));
+  const shared = direction(seededRandom(1), dimensions);
+  const domains = Array.from({ length: DOMAINS }, (_, t) =>
+    direction(seededRandom(100 + t), dimensions),
+  );
   const topics = Array.from({ length: TOPICS }, (_, t) => {
-    const own = direction(prng(1000 + t), dimensions);
+    const own = direction(seededRandom(1000 + t), dimensions);
     const domain = domains[t % DOMAINS]!;
     return unitVector(own.map((value, d) => OWN * value + domain[d]!));
   });
   return (text) => {
-    const next = prng(createHash('sha256').update(text).digest().readUInt32LE(0));
+    const next = seededRandom(createHash('sha256').update(text).digest().readUInt32LE(0));
     const count = 1 + Math.floor(next() * MAX_TOPICS);
     const picks = Array.from({ length: count }, () => ({
       topic: topics[Math.floor(next() * TOPICS)]!,
@@ -77,18 +67,5 @@ export function topicVectors(dimensions: number): (text: string) => Float32Array
 
 /** An embedder over a memo of the stand-in's vectors (each text drawn once for every version). */
 export function topicEmbedder(dimensions: number, model = `bench-topics-${dimensions}`) {
-  const draw = topicVectors(dimensions);
-  const memo = new Map<string, Float32Array>();
-  const vectorOf = (text: string) => {
-    let vector = memo.get(text);
-    if (!vector) memo.set(text, (vector = draw(text)));
-    return vector;
-  };
-  const embedder: Embedder = functionEmbedder({
-    model,
-    dimensions,
-    batchSize: 4096,
-    embed: (texts) => texts.map(vectorOf),
-  });
-  return { embedder, vectorOf };
+  return memoisedEmbedder(model, dimensions, topicVectors(dimensions));
 }

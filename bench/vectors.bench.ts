@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { functionEmbedder, type Embedder } from '../src/embeddings/index.js';
+import type { Embedder } from '../src/embeddings/index.js';
 import { createDocument, type Document, type Sequenced } from '../src/core/index.js';
 import { openProjectionRuntime } from '../src/projections/index.js';
 import {
@@ -26,26 +26,14 @@ import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
 import { VectorIndex, itemText, unitVector, type Quantization } from '../src/vectors/index.js';
 import { hashingVector } from '../test/support/hashing-embedder.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
-import { percentile, report, seededRandom, timeMs } from './support.js';
+import { memoisedEmbedder, percentile, report, seededRandom, timeMs } from './support.js';
 import { gloveVectors } from './glove-embedder.js';
 import { installedSentences, textCorpus } from './text-corpus.js';
 import { topicEmbedder } from './topic-embedder.js';
 
 /** An embedder over a memo of hashing vectors: each text is hashed once for every version. */
 export function memoEmbedder(dimensions: number, model = `bench-hashing-${dimensions}`) {
-  const memo = new Map<string, Float32Array>();
-  const vectorOf = (text: string) => {
-    let vector = memo.get(text);
-    if (!vector) memo.set(text, (vector = unitVector(hashingVector(text, dimensions))));
-    return vector;
-  };
-  const embedder: Embedder = functionEmbedder({
-    model,
-    dimensions,
-    batchSize: 4096,
-    embed: (texts) => texts.map(vectorOf),
-  });
-  return { embedder, vectorOf };
+  return memoisedEmbedder(model, dimensions, (text) => unitVector(hashingVector(text, dimensions)));
 }
 
 /** The exact top `k` (cosine) over `vectors[0..upTo]`, by brute force in process memory. */
@@ -205,25 +193,14 @@ async function realTextVectors(
   for (let i = 0; i < corpus.length; i += 1000)
     await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));
   const glove = gloveVectors(glovePath, 96);
-  const memo = new Map<string, Float32Array>();
-  const vectorOf = (note: string) => {
-    let vector = memo.get(note);
-    if (!vector) memo.set(note, (vector = unitVector(glove.vectorOf(note))));
-    return vector;
-  };
-  const embedder = functionEmbedder({
-    model: 'bench-glove-96',
-    dimensions: 96,
-    batchSize: 4096,
-    embed: (batch) => batch.map(vectorOf),
-  });
+  const memo = memoisedEmbedder('bench-glove-96', 96, (note) => unitVector(glove.vectorOf(note)));
   const next = seededRandom(13);
   const queries = Array.from(
     { length: samples },
     () => sentences[Math.floor(next() * sentences.length)]!,
   );
   return {
-    vectors: vectorsOf('glove96', { embedder, vectorOf }, corpus, samples, queries),
+    vectors: vectorsOf('glove96', memo, corpus, samples, queries),
     about: `${corpus.length} notes from ${sentences.length} sentences of the installed packages' Markdown`,
   };
 }
