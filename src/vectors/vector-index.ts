@@ -17,7 +17,7 @@ import type { Embedder } from '../embeddings/index.js';
 import { DEFAULT_MAX_CHARS } from './item-text.js';
 import { prepareItemWindows, type ItemWindows } from './item-windows.js';
 import { embedNextBatch, type BatchOutcome } from './vector-catch-up.js';
-import { isStale, type VectorContext } from './vector-context.js';
+import type { VectorContext } from './vector-context.js';
 import {
   QUANTIZATIONS,
   DEFAULT_QUANTIZATION,
@@ -36,7 +36,7 @@ import {
   type VersionProgress,
 } from './vector-progress.js';
 import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
-import { resetVectors, syncWindows, windowsCheckpoint } from './vector-sync.js';
+import { resetVectors, syncWindows, windowsAgree, windowsCheckpoint } from './vector-sync.js';
 import { prepareVectorTable, type VectorTable } from './vector-table.js';
 
 /** Options of {@link openVectorIndex}. */
@@ -190,12 +190,7 @@ export class VectorIndex {
 
   /** Whether every version's progress in a memory fits the read models (the same log). */
   agrees(mem: number): boolean {
-    const vmem = this.memories.vmemOf(mem, false);
-    if (vmem === undefined) return true;
-    const head = this.windows.checkpoint(mem);
-    return this.tables.every(
-      (table) => !isStale(this.context, mem, this.progressTable.get(table.version.key, vmem), head),
-    );
+    return windowsAgree(this.context, mem);
   }
 
   /** Forgets every version's progress in a memory whose derived data is rebuilt (rows are kept). */

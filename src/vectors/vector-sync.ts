@@ -58,6 +58,16 @@ export function syncWindows(context: VectorContext, mem: number): boolean {
   return erased;
 }
 
+/** Whether every version's progress in a memory fits the read models (made from the same log). */
+export function windowsAgree(context: VectorContext, mem: number): boolean {
+  const vmem = context.vmemOf(mem, false);
+  if (vmem === undefined) return true;
+  const head = context.windows.checkpoint(mem);
+  return context.tables.every(
+    (table) => !isStale(context, mem, context.progress.get(table.version.key, vmem), head),
+  );
+}
+
 /**
  * Forgets every version's progress in a memory (its derived data is rebuilt): the rows stay and
  * are checked again by digest as the catch-up walks the log, so nothing is embedded twice.
