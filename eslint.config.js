@@ -171,8 +171,9 @@ export default tseslint.config(
       'telemetry',
     ),
   ),
-  // src/vectors (the vector index) sits on the core and the embedder port; the read models
-  // reach it only through their follower hook, so neither imports the other.
+  // src/vectors (the vector index) sits on the core and the embedder port; its windows reach the
+  // read models' runtime through src/memory (vector-windows.projection.ts), so neither imports
+  // the other.
   layer(
     ['src/vectors/**/*.ts'],
     upperLayers(

@@ -178,7 +178,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
   });
   const open = new Map<string, OpenMemory>();
   const listeners = new Set<(memory: MemoryHandle) => void>();
-  const semantic = options.embeddings && openSemantic(db, options.embeddings, notice);
+  const semantic = options.embeddings && openSemantic(db, projections, options.embeddings, notice);
   projections.register(treeProjection);
   const identity = options.log ?? { name: defaultLogName(), witnesses: [] };
   const verifiableLog = new VerifiableLog(identity, projections, archiveOf(store), {

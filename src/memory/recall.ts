@@ -105,17 +105,17 @@ async function recallUnderWriteLock(recall: RecallInput): Promise<RecallResult |
  * `undefined` when the store has no such turn or the read models are not checked yet.
  */
 async function recallAtHead(recall: RecallInput): Promise<RecallResult | undefined> {
-  const { log, models, settings } = recall;
+  const { log, settings } = recall;
   if (!log.appendAtHead) return undefined;
   // The first advance checks the checkpoints against the log: not in the turn.
   await settings.projections.advance(log.memoryId, { head: -1, needed: SEARCHED });
   let event: Recall | undefined;
   const stored = await log.appendAtHead(async (lastSeq, read) => {
     const head = lastSeq ?? -1;
-    // Read models and search are brought from what the store's turn read; the rest follow later.
+    // Read models, search and the vector windows are brought from what the store's turn read;
+    // the rest follow later.
     const options = { head, read, needed: SEARCHED };
     if ((await settings.projections.advance(log.memoryId, options)) < head) return undefined;
-    models.syncFollowers();
     event = recallEvent(recall, await retrieve(recall, lastSeq, true));
     return [event];
   }, settings.recallRetries + 1);

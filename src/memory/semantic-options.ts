@@ -9,9 +9,11 @@ import {
   type Embedder,
   type EmbeddingsConfig,
 } from '../embeddings/index.js';
+import type { ProjectionRuntime } from '../projections/index.js';
 import type { ReadModelDb } from '../read-models/index.js';
 import { VectorFollower, VectorIndex, type Quantization } from '../vectors/index.js';
 import type { SemanticSettings } from './semantic-retrieval.js';
+import { vectorWindowsProjection } from './vector-windows.projection.js';
 
 /** Semantic and hybrid recall (docs/semantic-recall.md). */
 export interface EmbeddingsOptions {
@@ -51,9 +53,13 @@ export interface EmbeddingsOptions {
   readonly maxChars?: number;
 }
 
-/** Opens the vector index over the read models' file and the settings recall uses. */
+/**
+ * Opens the vector index over the read models' file, registers its windows on their runtime
+ * (after the read models), and returns the settings recall uses.
+ */
 export function openSemantic(
   db: ReadModelDb,
+  projections: ProjectionRuntime,
   options: EmbeddingsOptions,
   onNotice: (notice: string) => void,
 ): SemanticSettings {
@@ -96,7 +102,7 @@ export function openSemantic(
       maxChars: options.maxChars,
     },
   );
-  db.follow(index);
+  projections.register(vectorWindowsProjection(db, index));
   const follower =
     options.follow === false
       ? undefined

@@ -11,12 +11,16 @@ import type { EventLog } from '../store/event-log.port.js';
 import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
 import { rx } from './rx.js';
 import { READ_MODELS } from './read-models.projection.js';
-import { SEARCHED } from './search.projection.js';
+import { SEARCHED, VECTOR_WINDOWS } from './search.projection.js';
 
 export type { Progress } from '../projections/index.js';
 
-/** What the read models' queries need current: the other projections follow on their own. */
-const NEEDED = [READ_MODELS];
+/**
+ * What the read models' queries need current, with the vector windows where registered (cheap,
+ * and an Erasure caught up leaves the vectors in the same transaction as the words): the other
+ * projections follow on their own.
+ */
+const NEEDED = [READ_MODELS, VECTOR_WINDOWS];
 
 /** The read models of one memory over its log. */
 export class MemoryReadModel {
@@ -79,35 +83,25 @@ export class MemoryReadModel {
   }
 
   /**
-   * `advance` of the read models and search (before searching or recalling): resolves with the
-   * seq reached, like {@link catchUp}, with the vector index's deletions and erasures synced.
+   * `advance` of the read models, search and the vector windows (before searching or
+   * recalling): resolves with the seq reached, like {@link catchUp}.
    */
-  async catchUpSearch(): Promise<number> {
-    const seq = await this.runtime.advance(this.log.memoryId, { needed: SEARCHED });
-    this.syncFollowers();
-    return seq;
+  catchUpSearch(): Promise<number> {
+    return this.runtime.advance(this.log.memoryId, { needed: SEARCHED });
   }
 
   /**
-   * `advanceWithin` of the read models and search, inside the store's transaction (its write
-   * lock held), up to `head`: false, applying nothing, where the runtime cannot (see there).
+   * `advanceWithin` of the read models, search and the vector windows, inside the store's
+   * transaction (its write lock held), up to `head`: false, applying nothing, where the runtime
+   * cannot (see there).
    */
   catchUpSearchWithin(head: number): boolean {
-    if (!this.runtime.advanceWithin(this.log.memoryId, head, SEARCHED)) return false;
-    this.syncFollowers();
-    return true;
+    return this.runtime.advanceWithin(this.log.memoryId, head, SEARCHED);
   }
 
   /** Drops this memory's derived rows and applies the whole log again. */
-  async rebuild(progress?: Progress): Promise<number> {
-    const seq = await this.runtime.rebuild(this.log.memoryId, progress);
-    this.syncFollowers();
-    return seq;
-  }
-
-  /** Brings the vector index's deletions and erasures up to the read models. */
-  syncFollowers(): void {
-    if (this.mem !== NO_ROWS) this.db.syncFollowers(this.mem);
+  rebuild(progress?: Progress): Promise<number> {
+    return this.runtime.rebuild(this.log.memoryId, progress);
   }
 
   /** Completes `applied$` and stops listening. */

@@ -20,21 +20,6 @@ import { prepareSearchReadModel, type SearchReadModel } from './search.read-mode
 /** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
 export const NO_ROWS = 0;
 
-/**
- * A derived index that follows the read models under a checkpoint of its own, in the same file
- * (the vector index, src/vectors). The hook the projection port will subsume: `sync` runs where
- * search is advanced (`syncFollowers`, inside the caller's transaction when one is open),
- * `forget` inside an Erasure's transaction, `reset` with a memory's rows.
- */
-export interface ReadModelFollower {
-  /** Brings what needs no outside call up to the read models (deletions, erasures). */
-  sync(mem: number): void;
-  /** Drops what the follower derived from the item at `seq` (an erasure destroyed its words). */
-  forget(mem: number, seq: number): void;
-  /** The memory's read models are dropped for a rebuild. */
-  reset(mem: number): void;
-}
-
 /** The read models of one store. */
 export interface ReadModelDb {
   /** Where they live, for messages. */
@@ -43,7 +28,7 @@ export interface ReadModelDb {
   readonly embedded: boolean;
   /** Their file's path (the store's own, when embedded). */
   readonly path: string;
-  /** Their file's connection (the store's own, when embedded; a follower's tables live there). */
+  /** Their file's connection (the store's own, when embedded; the vector index's tables live there). */
   readonly database: Database.Database;
   /**
    * Their file's write-ahead log scrubs: requested whenever an applied Erasure dropped words, so
@@ -70,16 +55,8 @@ export interface ReadModelDb {
   write(mem: number, events: readonly Sequenced[]): Sequenced[];
   /** Drops every row of one memory inside the caller's transaction (a rebuild follows). */
   reset(mem: number): void;
-  /**
-   * Brings the followers (the vector index's deletions and erasures) up to the read models:
-   * where search is advanced, before every search (inside the caller's transaction when one is
-   * open).
-   */
-  syncFollowers(mem: number): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
   read<T>(work: () => T): T;
-  /** Attaches a follower ({@link ReadModelFollower}); returns its detacher. */
-  follow(follower: ReadModelFollower): () => void;
   /** Closes the database when the read models own it. */
   close(): void;
 }
@@ -145,16 +122,7 @@ function readModelsOn(
   const memoryIdOf = (mem: number) => ids.get(mem)!;
   const { load, seqsOf } = access(memoryIdOf);
   const search = prepareSearchReadModel(db);
-  const followers = new Set<ReadModelFollower>();
-  // An erasure's words leave the followers' tables in the same transaction as the search index.
-  const forgetting: SearchReadModel = {
-    ...search,
-    forget(mem, seq) {
-      search.forget(mem, seq);
-      for (const follower of followers) follower.forget(mem, seq);
-    },
-  };
-  const write = prepareWriter(db, forgetting, withPayloads, seqsOf);
+  const write = prepareWriter(db, search, withPayloads, seqsOf);
   const sql = {
     insertMemory: db.prepare<[string]>('INSERT OR IGNORE INTO rm_memories (memory_id) VALUES (?)'),
     keyOf: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
@@ -178,7 +146,6 @@ function readModelsOn(
     for (const statement of deletes) statement.run(mem);
     search.clear(mem);
     sql.resetSearchCheckpoint.run(mem);
-    for (const follower of followers) follower.reset(mem);
   };
 
   return {
@@ -208,15 +175,8 @@ function readModelsOn(
     },
     write,
     reset,
-    syncFollowers(mem) {
-      for (const follower of followers) follower.sync(mem);
-    },
     read(work) {
       return db.inTransaction ? work() : db.transaction(work).deferred();
-    },
-    follow(follower) {
-      followers.add(follower);
-      return () => followers.delete(follower);
     },
   };
 }

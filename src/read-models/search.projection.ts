@@ -22,8 +22,17 @@ export const SEARCH = 'search';
  */
 const LAG_WITHOUT_CONTENT = 256;
 
-/** What a search or recall needs current: the read models and search. */
-export const SEARCHED: readonly string[] = [READ_MODELS, SEARCH];
+/**
+ * The name of the vector index's windows (deletions and erasures applied to its rows,
+ * src/memory/vector-windows.projection.ts), registered when embeddings are configured.
+ */
+export const VECTOR_WINDOWS = 'vector-windows';
+
+/**
+ * What a search or recall needs current: the read models, search, and the vector windows where
+ * they are registered (the runtime skips names it does not hold).
+ */
+export const SEARCHED: readonly string[] = [READ_MODELS, SEARCH, VECTOR_WINDOWS];
 
 /**
  * Search over `models`' file as a projection. Its tables and checkpoint (`search_checkpoint`)

@@ -39,6 +39,8 @@ export interface ItemWindows {
   deletedBetween(mem: number, after: number, upTo: number): { seq: number; deletedSeq: number }[];
   /** Seqs of items erased by an Erasure after `after` up to `upTo`. */
   erasedBetween(mem: number, after: number, upTo: number): number[];
+  /** The seq of the first Deletion or Erasure after `after` that removed an item (undefined: none). */
+  firstChangeAfter(mem: number, after: number): number | undefined;
   /** Content items not erased written after `after` up to `upTo`: how far vectors lag. */
   contentBetween(mem: number, after: number, upTo: number): number;
   /** The items of `seqs` visible right after `asOf` (written by then, not deleted by then, not erased). */
@@ -81,6 +83,14 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
         'SELECT seq FROM rm_items WHERE mem = ? AND erased_seq > ? AND erased_seq <= ?',
       )
       .pluck(),
+    firstChange: db
+      .prepare<[number, number, number, number], number | null>(
+        // An aggregate over both: the two-argument min() is NULL when either side is.
+        `SELECT min(seq) FROM (
+           SELECT min(deleted_seq) AS seq FROM rm_items WHERE mem = ? AND deleted_seq > ?
+           UNION ALL SELECT min(erased_seq) FROM rm_items WHERE mem = ? AND erased_seq > ?)`,
+      )
+      .pluck(),
     contentBetween: db
       .prepare<[number, number, number], number>(
         `SELECT count(*) FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
@@ -121,6 +131,7 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
     },
     deletedBetween: (mem, after, upTo) => sql.deleted.all(mem, after, upTo),
     erasedBetween: (mem, after, upTo) => sql.erased.all(mem, after, upTo),
+    firstChangeAfter: (mem, after) => sql.firstChange.get(mem, after, mem, after) ?? undefined,
     contentBetween: (mem, after, upTo) =>
       upTo <= after ? 0 : (sql.contentBetween.get(mem, after, upTo) ?? 0),
     visibleAt(mem, seqs, asOf) {

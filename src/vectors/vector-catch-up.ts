@@ -51,7 +51,7 @@ export async function embedNextBatch(
   plan: BatchPlan,
 ): Promise<BatchOutcome> {
   const { table } = plan;
-  const vmem = context.vmemOf(mem, true)!;
+  const vmem = context.vmemOf(mem, false) ?? firstRows(context, mem);
   const head = context.windows.checkpoint(mem);
   let progress = context.progress.get(table.version.key, vmem);
   if (isStale(context, mem, progress, head)) progress = NO_PROGRESS;
@@ -69,6 +69,20 @@ export async function embedNextBatch(
     writeBatch(context, { mem, vmem, table, from: progress, to, pending }),
   );
   return { items: written ? seqs.length : 0, embedded, done: written && to >= head.seq };
+}
+
+/**
+ * Creates the vectors' key of a memory they hold no row of: no deletion or erasure up to the read
+ * models' checkpoint has a row to change, so every version's windows start there.
+ */
+function firstRows(context: VectorContext, mem: number): number {
+  return writing(context.db, () => {
+    const vmem = context.vmemOf(mem, true)!;
+    const windows = context.windows.checkpoint(mem).seq;
+    for (const table of context.tables)
+      context.progress.set(table.version.key, vmem, { ...NO_PROGRESS, windows });
+    return vmem;
+  });
 }
 
 /** The batch's items with their digests, and the vectors the version already holds for them. */

@@ -1,8 +1,9 @@
 /**
  * The vector index of one read-model file: a projection of the log's content into sqlite-vec
  * `vec0` tables (vector-layout.ts), exact as of any seq, following the read models under a
- * checkpoint of its own. What needs no model (deletions, erasures) follows synchronously
- * (vector-sync.ts); embedding follows in batches off the append path (vector-catch-up.ts).
+ * checkpoint of its own. What needs no model (deletions, erasures) is a projection on the read
+ * models' runtime (vector-sync.ts); embedding follows in batches off the append path, under the
+ * index's own checkpoint (vector-catch-up.ts).
  *
  * A model change is a new version built beside the old one: until the new version has caught
  * up with a memory once, the previous model serves that memory when the application still
@@ -36,7 +37,7 @@ import {
   type VersionProgress,
 } from './vector-progress.js';
 import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
-import { forgetVectors, resetVectors, syncWindows } from './vector-sync.js';
+import { resetVectors, syncWindows, windowsAgree, windowsCheckpoint } from './vector-sync.js';
 import { prepareVectorTable, type VectorTable } from './vector-table.js';
 
 /** Options of {@link openVectorIndex}. */
@@ -171,17 +172,29 @@ export class VectorIndex {
     return this.context.tables.map((table) => table.version);
   }
 
-  /** Applies deletions and erasures to the rows (where search catches up, before a search). */
-  sync(mem: number): void {
-    syncWindows(this.context, mem);
+  /**
+   * How far the rows follow the read models' deletions and erasures in a memory (the read
+   * models' key `mem`): the vector windows projection's checkpoint.
+   */
+  windowsCheckpoint(mem: number): number {
+    return windowsCheckpoint(this.context, mem);
   }
 
-  /** Deletes an erased item's vectors in every version (inside the Erasure's transaction). */
-  forget(mem: number, seq: number): void {
-    forgetVectors(this.context, mem, seq);
+  /**
+   * Applies the deletions and erasures the read models hold to the rows, inside the caller's
+   * transaction (the read models applied theirs first); a scrub of the file's write-ahead log
+   * follows once it ended when rows of erased items were deleted.
+   */
+  applyWindows(mem: number): void {
+    if (syncWindows(this.context, mem)) queueMicrotask(() => this.source.scrub());
   }
 
-  /** Forgets every version's progress in a memory whose read models are rebuilt (rows are kept). */
+  /** Whether every version's progress in a memory fits the read models (the same log). */
+  agrees(mem: number): boolean {
+    return windowsAgree(this.context, mem);
+  }
+
+  /** Forgets every version's progress in a memory whose derived data is rebuilt (rows are kept). */
   reset(mem: number): void {
     resetVectors(this.context, mem);
   }
