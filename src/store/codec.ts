@@ -19,7 +19,7 @@ import {
   type Sequenced,
   type StoredFields,
 } from '../core/index.js';
-import type { StoredForm } from './projection.port.js';
+import type { ProjectedEvent, StoredForm } from './projection.port.js';
 
 /** Fields a stored form leaves out: the position and the two the leaf binds apart. */
 const NOT_IN_BODY = new Set(['seq', 'id', 'kind']);
@@ -35,6 +35,54 @@ export function storedFormOf(type: string, version: number, fields: unknown): St
     for (const [name, value] of Object.entries(fields))
       if (!NOT_IN_BODY.has(name)) body[name] = value;
   return { type, version, body };
+}
+
+/**
+ * An event as projections receive it from a store's read or append, its stored form made only
+ * when a projection reads it (the read models and search never do). A class, so that making one
+ * per event stays cheap (an object literal with a getter is not). `canonicalBody`: the body's
+ * RFC 8785 text, when the store has it at hand (it just wrote it).
+ */
+export class LazyProjected implements ProjectedEvent {
+  private form: StoredForm | undefined;
+
+  constructor(
+    readonly event: Sequenced,
+    private readonly type: string,
+    private readonly version: number,
+    private readonly fields: unknown,
+    private readonly canonicalBody?: string,
+  ) {}
+
+  get stored(): StoredForm {
+    this.form ??=
+      this.canonicalBody === undefined
+        ? storedFormOf(this.type, this.version, this.fields)
+        : new WrittenForm(this.type, this.version, this.fields, this.canonicalBody);
+    return this.form;
+  }
+}
+
+/**
+ * The stored form of an event just written: its canonical text is all the tree reads, so the
+ * body object is copied out of the fields only if another projection asks for it.
+ */
+class WrittenForm implements StoredForm {
+  readonly #fields: unknown;
+  #body: StoredForm['body'] | undefined;
+
+  constructor(
+    readonly type: string,
+    readonly version: number,
+    fields: unknown,
+    readonly canonicalBody: string,
+  ) {
+    this.#fields = fields;
+  }
+
+  get body(): StoredForm['body'] {
+    return (this.#body ??= storedFormOf(this.type, this.version, this.#fields).body);
+  }
 }
 
 /** The stored form of an event this code writes now (current version). */

@@ -89,12 +89,7 @@ export function sealedEmbedded(
         );
         hook(
           memoryId,
-          written.map((projected, i) => ({
-            event: plain[i]!,
-            get stored() {
-              return projected.stored;
-            },
-          })),
+          written.map((projected, i) => ({ event: plain[i]!, stored: projected.stored })),
         );
       }),
     projectedRange(memoryId, fromSeq, toSeq) {

@@ -19,10 +19,8 @@ import {
   decodeTrustedFields,
   decodeTrustedJson,
   kindOfType,
-  storedFormOf,
   type EventType,
 } from '../codec.js';
-import type { ProjectedEvent, StoredForm } from '../projection.port.js';
 
 /**
  * The code of each wire type in `event_log.type`. Codes are part of the file format: never
@@ -166,20 +164,4 @@ export function decodeRow(row: StoredRow, type: string, where: string): Sequence
     where,
     row.version,
   );
-}
-
-/** An event read for projections: its stored form is made only if one reads it (the tree). */
-export class ReadProjected implements ProjectedEvent {
-  private form: StoredForm | undefined;
-
-  constructor(
-    readonly event: Sequenced,
-    private readonly type: string,
-    private readonly version: number,
-    private readonly fields: StoredFields,
-  ) {}
-
-  get stored(): StoredForm {
-    return (this.form ??= storedFormOf(this.type, this.version, this.fields));
-  }
 }

@@ -23,10 +23,11 @@ import type {
   ReadOptions,
   SubscribeOptions,
 } from '../event-log.port.js';
+import { LazyProjected } from '../codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { checkMemoryId } from '../memory-id.js';
 import { resolveReadRange } from '../read-range.js';
-import { decodeRow, decodeTrustedStoredRow, ReadProjected, typeOfCode } from './sqlite.codec.js';
+import { decodeRow, decodeTrustedStoredRow, typeOfCode } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { CommitGroups } from '../../db/group-commit.js';
 import { openSqliteFile, translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
@@ -295,7 +296,7 @@ function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
           const validated = options.trusted ? undefined : decode(row);
           const fields = JSON.parse(row.payload) as StoredFields;
           const event = validated ?? trusted(row, fields);
-          yield new ReadProjected(event, ctx.typeOf(row.type), row.version, fields);
+          yield new LazyProjected(event, ctx.typeOf(row.type), row.version, fields);
         }
         remaining -= rows.length;
         cursor = rows.at(-1)!.seq + 1;

@@ -4,8 +4,8 @@
  * after the guard decided.
  */
 import { EVENT_TYPES, EVENT_VERSIONS, MemoryError, type Sequenced } from '../../core/index.js';
-import { storedFormOfEvent } from '../codec.js';
-import type { ProjectedEvent, StoredForm } from '../projection.port.js';
+import { LazyProjected } from '../codec.js';
+import type { ProjectedEvent } from '../projection.port.js';
 import { idKey } from '../../db/encodings.js';
 import { encodeRow } from './sqlite.codec.js';
 import { rowBuffer } from '../../db/multi-row-insert.js';
@@ -27,7 +27,8 @@ export function insertLogRows(
   const written: ProjectedEvent[] = [];
   for (const event of events) {
     const { id, type, version, payload } = encodeRow(event);
-    written.push(projectedOf(event, payload));
+    const { kind } = event;
+    written.push(new LazyProjected(event, EVENT_TYPES[kind], EVENT_VERSIONS[kind], event, payload));
     if (event.kind !== 'deletion' && event.kind !== 'erasure') {
       rows.add(key, event.seq, id, type, version, payload);
       continue;
@@ -46,21 +47,4 @@ export function insertLogRows(
   }
   rows.flush();
   return written;
-}
-
-/**
- * An event just written, as projections receive it: its stored form carries `payload`, the
- * canonical body its row holds; the body as an object is made only if a projection asks.
- */
-function projectedOf(event: Sequenced, payload: string): ProjectedEvent {
-  let body: StoredForm['body'] | undefined;
-  const stored: StoredForm = {
-    type: EVENT_TYPES[event.kind],
-    version: EVENT_VERSIONS[event.kind],
-    canonicalBody: payload,
-    get body() {
-      return (body ??= storedFormOfEvent(event).body);
-    },
-  };
-  return { event, stored };
 }
