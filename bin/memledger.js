@@ -9,5 +9,5 @@ if (existsSync(join(root, 'scripts', 'build-if-needed.mjs'))) {
   const { buildIfNeeded } = await import('../scripts/build-if-needed.mjs');
   buildIfNeeded();
 }
-const { main } = await import('../dist/cli/main.js');
+const { main } = await import('../dist/bundle/cli.js');
 await main(process.argv);

@@ -1,5 +1,6 @@
-// Builds dist/ with tsc when it is missing or older than any file under src/, so `npm start`
-// and the `memledger` binary work straight after `npm install` without a manual build step.
+// Builds dist/ (tsc, then the bundle: scripts/bundle.mjs) when it is missing or older than any
+// file under src/, so `npm start` and the `memledger` binary work straight after `npm install`
+// without a manual build step.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,22 +19,17 @@ function newestMtime(dir) {
 
 /** Builds when needed; returns true when it built. */
 export function buildIfNeeded() {
-  const marker = join(root, 'dist', 'main.js');
+  // Written last: the bundle of the application's entry point.
+  const marker = join(root, 'dist', 'bundle', 'main.js');
   const src = join(root, 'src');
   if (!existsSync(src)) return false; // an installed package ships dist/ only
   if (existsSync(marker) && statSync(marker).mtimeMs >= newestMtime(src)) return false;
-  console.error('memledger: building (tsc) ...');
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      join(root, 'tsconfig.build.json'),
-    ],
-    {
-      stdio: 'inherit',
-    },
-  );
+  console.error('memledger: building (tsc, esbuild) ...');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
   return true;
 }
 

@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { betterSqlite3 } from '../db/better-sqlite3.js';
 import { MemoryError, RecordedBy } from '../core/index.js';
 import { newKeyId, newKeySecret, secretDigest } from './access-key.js';
 import { GrantIndex } from './grant-index.js';
@@ -144,7 +145,7 @@ export function openSqliteGrantStore(options: SqliteGrantStoreOptions): GrantSto
 /** Opens the file on a connection of its own and creates the tables when missing. */
 function openDatabase(path: string): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = new (betterSqlite3())(path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');

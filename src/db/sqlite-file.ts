@@ -8,8 +8,9 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { MemoryError, type MemoryErrorCode } from '../core/index.js';
+import { betterSqlite3 } from './better-sqlite3.js';
 import { walHoldsFrames, WalScrubber } from './wal-scrub.js';
 
 /** Options of {@link openSqliteFile}. */
@@ -61,7 +62,9 @@ export function openSqliteFile(options: SqliteFileOptions): SqliteFile {
   let db: Database.Database | undefined;
   try {
     if (!inMemory) createFile(options);
-    db = new Database(path, { fileMustExist: !inMemory && options.mustExist !== undefined });
+    db = new (betterSqlite3())(path, {
+      fileMustExist: !inMemory && options.mustExist !== undefined,
+    });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous}`);

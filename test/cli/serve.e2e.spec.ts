@@ -82,14 +82,14 @@ describe('memledger serve', () => {
       expect(serve.stderr.trim().split('\n')).toEqual([
         `error [EADDRINUSE]: Port ${port} on 127.0.0.1 is already in use; set PORT (or memledger serve --port) to another port, or 0 for any free one.`,
       ]);
-      // npm start runs dist/main.js with the environment's PORT.
+      // npm start runs dist/bundle/main.js with the environment's PORT.
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         PORT: String(port),
         MEMLEDGER_DB: workspace.db,
       };
       delete env.EVENTSTORE_URL;
-      const start = await promisify(execFile)(process.execPath, [join(root, 'dist', 'main.js')], {
+      const start = await promisify(execFile)(process.execPath, [join(root, 'dist', 'bundle', 'main.js')], {
         cwd: root,
         env,
       }).then(

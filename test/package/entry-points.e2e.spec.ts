@@ -48,6 +48,47 @@ describe('package entry points', () => {
     });
   });
 
+  it('share one copy of the code: an error thrown behind memledger/sqlite is the root MemoryError', async () => {
+    const shared = `
+const { MemoryError } = await import('memledger');
+const { openSqliteStore } = await import('memledger/sqlite');
+const { MemoryModule } = await import('memledger/nest');
+let caught;
+try {
+  const store = openSqliteStore({ path: process.cwd() + '/package.json' });
+  await store.log('m').lastSeq();
+} catch (error) {
+  caught = error;
+}
+console.log(JSON.stringify({ same: caught instanceof MemoryError, code: caught?.code, nest: MemoryModule.name }));
+`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', shared], {
+      cwd: root,
+    });
+    expect(JSON.parse(stdout)).toEqual({ same: true, code: 'STORE_FAILED', nest: 'MemoryModule' });
+  });
+
+  it('leave better-sqlite3 unloaded until a file is opened, which then works', async () => {
+    const lazy = `
+import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/package.json');
+const loaded = () => Object.keys(require.cache).some((path) => path.includes('/node_modules/better-sqlite3/'));
+const root = await import('memledger');
+const { openSqliteStore } = await import('memledger/sqlite');
+const before = loaded();
+const memledger = root.openMemledger({ store: openSqliteStore({ path: ':memory:' }) });
+const memory = await memledger.memory();
+await memory.recordMessage({ speaker: 'user', content: 'written' });
+const { visibleMessages } = await memory.statePage({ limit: 5 });
+console.log(JSON.stringify({ before, after: loaded(), visible: visibleMessages.length }));
+await memledger.close();
+`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', lazy], {
+      cwd: root,
+    });
+    expect(JSON.parse(stdout)).toEqual({ before: false, after: true, visible: 1 });
+  });
+
   it('leave rxjs unloaded until a live stream is asked for, which then works', async () => {
     const lazy = `
 import { createRequire } from 'node:module';

@@ -6,7 +6,8 @@
  * only helps name the tampered seq; it is read as it stands, never advanced.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { betterSqlite3 } from '../../db/better-sqlite3.js';
 import { MemoryError } from '../../core/index.js';
 import { leafHashOfEvent, recordedTree } from '../../projections/tree/index.js';
 import type { EventLog, MemoryStore } from '../../store/event-log.port.js';
@@ -121,5 +122,5 @@ async function* storeLeaves(log: EventLog): AsyncGenerator<AuditedLeaf> {
 /** The projection file beside an EventStoreDB store, read only, when it exists. */
 function openIfExists(path: string): Database.Database | undefined {
   if (path === ':memory:' || !existsSync(path)) return undefined;
-  return new Database(path, { readonly: true, fileMustExist: true });
+  return new (betterSqlite3())(path, { readonly: true, fileMustExist: true });
 }
