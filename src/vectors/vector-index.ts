@@ -10,10 +10,9 @@
  * configures it (`previous`), and recall is lexical otherwise. Versions neither configured nor
  * still needed are dropped once the current one has caught up with every memory.
  */
-import type Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import type * as SqliteVec from 'sqlite-vec';
-import { MemoryError, type Sequenced } from '../core/index.js';
+import { MemoryError } from '../core/index.js';
 import type { Embedder } from '../embeddings/index.js';
 import { DEFAULT_MAX_CHARS } from './item-text.js';
 import { prepareItemWindows, type ItemWindows } from './item-windows.js';
@@ -26,7 +25,6 @@ import {
   ensureVectorTables,
   registeredVersions,
   vectorVersion,
-  type Quantization,
   type VectorVersion,
 } from './vector-layout.js';
 import { VectorMemories } from './vector-memories.js';
@@ -39,63 +37,12 @@ import {
 import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
 import { resetVectors, syncWindows, windowsAgree, windowsCheckpoint } from './vector-sync.js';
 import { prepareVectorTable, type VectorTable } from './vector-table.js';
+import type { Serving, VectorIndexOptions, VectorLag, VectorSource } from './vector-index.types.js';
 
-/** Options of {@link openVectorIndex}. */
-export interface VectorIndexOptions {
-  /** The model whose vectors are built and searched. */
-  readonly embedder: Embedder;
-  /** The model of an earlier version, serving a memory until the current one caught up with it. */
-  readonly previous?: Embedder | undefined;
-  /**
-   * How searched vectors are stored: `none` (float32, the exact top k), `int8` or `binary` (a
-   * quantized copy searched first, its candidates re-scored with the floats).
-   * @defaultValue {@link DEFAULT_QUANTIZATION} (`none`: float, the exact top k)
-   */
-  readonly quantization?: Quantization | undefined;
-  /** Items per embedding batch (one write transaction each). @defaultValue 256 */
-  readonly batchSize?: number | undefined;
-  /** Characters of an item that are embedded. @defaultValue 8000 */
-  readonly maxChars?: number | undefined;
-  /** Quantized KNN candidates per wanted hit, re-scored with the floats. @defaultValue 4 */
-  readonly oversample?: number | undefined;
-  /**
-   * Bytes of the file the connection maps into memory (`PRAGMA mmap_size`; 0: none). A KNN reads
-   * every vector of a memory: through SQLite's page cache that is a copy of each page per query,
-   * mapped it is a read of memory the OS already caches. @defaultValue 2 GiB (SQLite's maximum)
-   */
-  readonly mmapBytes?: number | undefined;
-}
+export type { Serving, VectorIndexOptions, VectorLag, VectorSource };
 
 /** SQLite's default upper bound of `mmap_size` (SQLITE_MAX_MMAP_SIZE). */
 const MAX_MMAP = 0x7fff0000;
-
-/** What the vector index reads the log's content with (the read models' own loader). */
-export interface VectorSource {
-  /** The read-model file's connection (its tables `rm_items`, `rm_memories` beside). */
-  readonly db: Database.Database;
-  /** Content events of the memory `memoryId` (the read models' key `mem`) by seq, in plain text. */
-  events(mem: number, memoryId: string, seqs: readonly number[]): Sequenced[];
-  /** Asks for a scrub of the file's write-ahead log. */
-  scrub(): void;
-}
-
-/** Which version serves a memory now, with its model. */
-export interface Serving {
-  readonly table: VectorTable;
-  readonly embedder: Embedder;
-  /** `current`, or `previous` while the current model is being built for the memory. */
-  readonly which: 'current' | 'previous';
-}
-
-/** How far a version stands in one memory, for metrics and answers. */
-export interface VectorLag {
-  /** Rows are complete up to this seq (null: none). */
-  readonly indexedThroughSeq: number | null;
-  /** Content items not embedded yet, up to the seq asked about. */
-  readonly behind: number;
-  /** True once the version has caught up with the memory (it serves). */
-  readonly ready: boolean;
-}
 
 /** The vector index of one read-model file. */
 export class VectorIndex {
