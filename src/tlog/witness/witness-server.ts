@@ -3,7 +3,7 @@
  * `GET /<sha256 hex of origin>/checkpoint` for monitors. Bodies are read up to a limit; any
  * other path is 404, any other method 405.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Witness, WitnessResponse } from './witness.js';
 
@@ -24,6 +24,8 @@ export async function startWitnessServer(
   host: string,
   port: number,
 ): Promise<WitnessServer> {
+  // Loaded here, not with the package: only a process that runs a witness serves HTTP with it.
+  const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     route(witness, request)
       .then((answer) => send(response, answer))
