@@ -6,7 +6,9 @@
  *   partitioned by memory (a KNN reads only its memory's chunks), with the item's visibility
  *   window as metadata filtered inside the KNN: `written` (its seq) and `gone` (the seq of the
  *   Deletion that removed it, or {@link NEVER}). Quantized versions search a `bit` or `int8` copy
- *   and keep the float vector in a second column for re-scoring.
+ *   there and keep the float vectors for re-scoring in `<key>_floats`, a plain table by the same
+ *   key: re-scoring reads a hundred candidates by key, which a plain table answers from its
+ *   b-tree where vec0 would open its chunk blobs for each.
  * - `<key>_keys`: each row's content digest, indexed, so an item whose text is already embedded
  *   (a rebuild, the same text in another memory) copies that vector instead of asking the model.
  *
@@ -33,8 +35,11 @@ export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary']
  */
 export const DEFAULT_QUANTIZATION: Quantization = 'none';
 
-/** The layout of a version's tables; another layout is a new version (built beside). */
-export const VECTOR_LAYOUT = 1;
+/**
+ * The layout of a version's tables; another layout is a new version (built beside, its vectors
+ * copied from the same model's version of the old layout). 2: quantized floats in `<key>_floats`.
+ */
+export const VECTOR_LAYOUT = 2;
 
 /** `gone` of an item no Deletion removed. */
 export const NEVER = 2n ** 62n;
@@ -108,7 +113,7 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
   const vectors =
     quantization === 'none'
       ? `emb float[${dimensions}]`
-      : `emb ${quantization === 'int8' ? 'int8' : 'bit'}[${dimensions}], exact float[${dimensions}]`;
+      : `emb ${quantization === 'int8' ? 'int8' : 'bit'}[${dimensions}]`;
   if (quantization === 'binary' && dimensions % 8 !== 0) {
     throw new MemoryError(
       'VALIDATION_FAILED',
@@ -124,6 +129,9 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
     db.exec(`CREATE TABLE IF NOT EXISTS ${key}_keys (
       key INTEGER PRIMARY KEY, digest BLOB NOT NULL) STRICT`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${key}_keys_digest ON ${key}_keys (digest)`);
+    if (quantization !== 'none')
+      db.exec(`CREATE TABLE IF NOT EXISTS ${key}_floats (
+        key INTEGER PRIMARY KEY, v BLOB NOT NULL) STRICT`);
     db.prepare(
       `INSERT OR IGNORE INTO vec_versions (key, model, dimensions, quantization, created_at)
        VALUES (?, ?, ?, ?, ?)`,
@@ -150,6 +158,7 @@ export function dropVectorVersion(db: Database.Database, key: string): void {
   const run = () => {
     db.exec(`DROP TABLE IF EXISTS ${key}_vec`);
     db.exec(`DROP TABLE IF EXISTS ${key}_keys`);
+    db.exec(`DROP TABLE IF EXISTS ${key}_floats`);
     db.prepare('DELETE FROM vec_progress WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_versions WHERE key = ?').run(key);
   };

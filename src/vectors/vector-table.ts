@@ -67,25 +67,35 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
       : quantization === 'int8'
         ? "vec_quantize_int8(?, 'unit')"
         : 'vec_quantize_binary(?)';
-  // The float vector: the searched column itself, or the copy kept for re-scoring.
-  const floats = quantization === 'none' ? 'emb' : 'exact';
+  // The float vectors: the searched column itself, or the copy kept for re-scoring.
+  const floats =
+    quantization === 'none'
+      ? { table: `${t}_vec`, key: 'rowid', column: 'emb' }
+      : { table: `${t}_floats`, key: 'key', column: 'v' };
   const knn = `SELECT rowid AS key, distance FROM ${t}_vec
     WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
   return {
-    insertVec: db.prepare<unknown[]>(
-      quantization === 'none'
-        ? `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ?, ?, ?)`
-        : `INSERT INTO ${t}_vec (rowid, vmem, emb, exact, written, gone)
-           VALUES (?, ?, ${quantize}, ?, ?, ?)`,
+    insertVec: db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
+      `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ${quantize}, ?, ?)`,
     ),
+    insertFloats:
+      quantization === 'none'
+        ? undefined
+        : db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (key, v) VALUES (?, ?)`),
+    removeFloats:
+      quantization === 'none'
+        ? undefined
+        : db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE key = ?`),
     floatsOf: db
-      .prepare<[bigint], Buffer>(`SELECT ${floats} FROM ${t}_vec WHERE rowid = ?`)
+      .prepare<[bigint], Buffer>(
+        `SELECT ${floats.column} FROM ${floats.table} WHERE ${floats.key} = ?`,
+      )
       .pluck(),
-    // Joined from the list, vec0 reads each row by its rowid; `rowid IN (...)` would scan them all.
+    // Joined from the list, each row is read by its key (vec0's `rowid IN (...)` scans them all).
     exact: db
       .prepare<[Buffer, string], { key: bigint; distance: number }>(
-        `SELECT v.rowid AS key, vec_distance_l2(v.${floats}, ?) AS distance
-           FROM json_each(?) AS j JOIN ${t}_vec AS v ON v.rowid = j.value`,
+        `SELECT f.${floats.key} AS key, vec_distance_l2(f.${floats.column}, ?) AS distance
+           FROM json_each(?) AS j JOIN ${floats.table} AS f ON f.${floats.key} = j.value`,
       )
       .safeIntegers(true),
     knn: db
@@ -161,15 +171,14 @@ export function prepareVectorTable(
     version,
     insert({ key, vmem, vector, written, gone, digest }) {
       const bytes = vectorBytes(vector);
-      const values = quantized
-        ? [key, BigInt(vmem), bytes, bytes, BigInt(written), gone]
-        : [key, BigInt(vmem), bytes, BigInt(written), gone];
-      vec.insertVec.run(...values);
+      vec.insertVec.run(key, BigInt(vmem), bytes, BigInt(written), gone);
+      vec.insertFloats?.run(key, bytes);
       sql.insertKey.run(key, digest);
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
       sql.removeKey.run(key);
+      vec.removeFloats?.run(key);
       return sql.removeVec.run(key).changes > 0;
     },
     digests(keys) {

@@ -2,7 +2,7 @@
  * One version's table on a real SQLite file with sqlite-vec: a quantized version's KNN, which
  * passes a learned distance bound to vec0, returns what an unbounded KNN returns however narrow
  * or wide the bound its earlier searches taught it; candidates are re-scored with the float
- * vectors read by key, which go with the row.
+ * vectors read by key from a plain table beside vec0, which go with the row.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,7 +109,14 @@ describe.each<Quantization>(['binary', 'int8'])('a %s version', (quantization) =
       expect(exact.get(rowKey(1, seq))).toBeCloseTo(l2, 5);
     }
     expect(table.cached(contentDigest('text 3'))).toEqual(vectorOf(3));
+    const floatsHeld = (seq: number) =>
+      db
+        .prepare(`SELECT count(*) FROM ${table.version.key}_floats WHERE key = ?`)
+        .pluck()
+        .get(rowKey(1, seq));
+    expect(floatsHeld(3)).toBe(1);
     expect(table.remove(rowKey(1, 3))).toBe(true);
+    expect(floatsHeld(3)).toBe(0);
     expect(table.exact(query, [rowKey(1, 3)]).size).toBe(0);
     expect(table.cached(contentDigest('text 3'))).toBeUndefined();
   });
