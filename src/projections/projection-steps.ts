@@ -109,6 +109,28 @@ export async function checkAgainstLog(
   }
 }
 
+/**
+ * Reads seqs `from..head` of `log` in chunks of `size` and hands each to `apply`, giving the
+ * thread back between two chunks (queries and appends run on); `apply` returns the seq to read
+ * from next, or undefined to stop.
+ */
+export async function eachChunk(
+  log: EventLog,
+  range: { readonly from: number; readonly head: number; readonly size: number },
+  apply: (chunk: readonly ProjectedEvent[]) => number | undefined,
+): Promise<void> {
+  const { head, size } = range;
+  for (let from: number | undefined = range.from; from !== undefined && from <= head;) {
+    const chunk: ProjectedEvent[] = [];
+    const toSeq = Math.min(head, from + size - 1);
+    for await (const projected of log.readProjected({ fromSeq: from, toSeq, trusted: true }))
+      chunk.push(projected);
+    if (chunk.length === 0) return;
+    from = apply(chunk);
+    if (from !== undefined && from <= head) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Drops a table, view or index of the file, whatever it is. */
 export function dropObject(db: Database.Database, name: string): void {
   const type = db

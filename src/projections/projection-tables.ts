@@ -1,7 +1,8 @@
 /**
- * The two tables every projection file holds besides the projections' own: the layout version
- * each projection's tables were built in, and the integer key of each memory (projections key
- * their rows by it: 8 bytes, not the memory id's text, in every row).
+ * The tables every projection file holds besides the projections' own: the layout version
+ * each projection's tables were built in, where a layout's tables carry a suffix (one built
+ * beside another, layout-upgrade.ts), and the integer key of each memory (projections key their
+ * rows by it: 8 bytes, not the memory id's text, in every row).
  */
 import type Database from 'better-sqlite3';
 
@@ -9,6 +10,15 @@ const TABLES = `
 CREATE TABLE IF NOT EXISTS projection_versions (
   name    TEXT    PRIMARY KEY,
   version INTEGER NOT NULL
+) STRICT;
+-- Only layouts whose tables carry a suffix: the one serving, if built beside another, and the
+-- one being built beside it. A serving layout without a row has its tables' own names.
+CREATE TABLE IF NOT EXISTS projection_layouts (
+  name    TEXT    NOT NULL,
+  role    TEXT    NOT NULL CHECK (role IN ('serving', 'building')),
+  version INTEGER NOT NULL,
+  suffix  TEXT    NOT NULL,
+  PRIMARY KEY (name, role)
 ) STRICT;
 CREATE TABLE IF NOT EXISTS projection_memories (
   mem       INTEGER PRIMARY KEY,
@@ -39,6 +49,47 @@ export class ProjectionVersions {
   /** Records the version its tables are built in now (inside the caller's transaction). */
   record(name: string, version: number): void {
     this.write.run(name, version);
+  }
+}
+
+/** A layout of a projection and the suffix its tables' names carry. */
+export interface Layout {
+  readonly version: number;
+  readonly suffix: string;
+}
+
+/** The layouts of each projection whose tables carry a suffix. */
+export class ProjectionLayouts {
+  private readonly read: Database.Statement<[string, string], Layout>;
+  private readonly write: Database.Statement<[string, string, number, string]>;
+  private readonly remove: Database.Statement<[string, string]>;
+
+  constructor(db: Database.Database) {
+    db.exec(TABLES);
+    this.read = db.prepare(
+      'SELECT version, suffix FROM projection_layouts WHERE name = ? AND role = ?',
+    );
+    this.write = db.prepare(
+      'INSERT OR REPLACE INTO projection_layouts (name, role, version, suffix) VALUES (?, ?, ?, ?)',
+    );
+    this.remove = db.prepare('DELETE FROM projection_layouts WHERE name = ? AND role = ?');
+  }
+
+  /** The suffix of the serving layout's tables ('' without a row). */
+  servingSuffix(name: string): string {
+    return this.read.get(name, 'serving')?.suffix ?? '';
+  }
+
+  /** The layout being built beside the serving one, if any. */
+  building(name: string): Layout | undefined {
+    return this.read.get(name, 'building');
+  }
+
+  /** Records a layout in a role, or none (inside the caller's transaction). */
+  set(name: string, role: 'serving' | 'building', layout: Layout | undefined): void {
+    if (layout === undefined || (role === 'serving' && layout.suffix === ''))
+      this.remove.run(name, role);
+    else this.write.run(name, role, layout.version, layout.suffix);
   }
 }
 
