@@ -26,17 +26,24 @@ export class LayoutBuilds {
   /** Starts building `build` in the background (`host` makes it serve once caught up). */
   start(host: BuildOwner, build: LayoutBuild): void {
     this.running.set(build.projection.name, build);
-    void runBuild(
-      {
-        ...host,
-        closed: () => this.stopped,
-        switched: (done) => {
-          this.running.delete(done.projection.name);
-          host.switchTo(done);
-        },
+    // Named one by one: the owner's methods live on its prototype, which a spread leaves out.
+    const { db, location, store, versions, layouts, onNotice } = host;
+    const run: BuildHost = {
+      db,
+      location,
+      store,
+      versions,
+      layouts,
+      onNotice,
+      serving: (name) => host.serving(name),
+      catchingUp: () => host.catchingUp(),
+      closed: () => this.stopped,
+      switched: (done) => {
+        this.running.delete(done.projection.name);
+        host.switchTo(done);
       },
-      build,
-    );
+    };
+    void runBuild(run, build);
   }
 
   /** The build of projection `name`, if one runs. */
