@@ -6,6 +6,7 @@ export { openProjectionRuntime } from './projection-runtime.js';
 export type {
   AdvanceOptions,
   InlineSource,
+  LayoutBuildProgress,
   Progress,
   ProjectionRuntime,
 } from './projection-runtime.types.js';

@@ -19,6 +19,8 @@ export type BuildOwner = Omit<BuildHost, 'closed' | 'switched'> & {
 /** The builds of one runtime's file. */
 export class LayoutBuilds {
   private readonly running = new Map<string, LayoutBuild>();
+  /** Builds that switched in this process, as they ended. */
+  private readonly switched: LayoutBuildProgress[] = [];
   private stopped = false;
 
   constructor(private readonly db: Database.Database) {}
@@ -40,6 +42,7 @@ export class LayoutBuilds {
       closed: () => this.stopped,
       switched: (done) => {
         this.running.delete(done.projection.name);
+        this.switched.push({ ...progressOf(done), applied: done.total, switched: true });
         host.switchTo(done);
       },
     };
@@ -76,19 +79,24 @@ export class LayoutBuilds {
     }
   }
 
-  /** How far each build got. */
+  /** How far each build got, those that switched included. */
   progress(): LayoutBuildProgress[] {
-    return this.all().map(({ projection, from, applied, total }) => ({
-      projection: projection.name,
-      from,
-      to: projection.version,
-      applied,
-      total,
-    }));
+    return [...this.all().map(progressOf), ...this.switched];
   }
 
   /** Stops every build at its next step. */
   stop(): void {
     this.stopped = true;
   }
+}
+
+function progressOf({ projection, from, applied, total }: LayoutBuild): LayoutBuildProgress {
+  return {
+    projection: projection.name,
+    from,
+    to: projection.version,
+    applied,
+    total,
+    switched: false,
+  };
 }

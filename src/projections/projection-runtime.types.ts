@@ -45,6 +45,8 @@ export interface LayoutBuildProgress {
   /** Events applied to it and events to apply, over every memory, as last counted. */
   readonly applied: number;
   readonly total: number;
+  /** Whether it caught up and serves now (kept listed, so a gauge of it goes to zero). */
+  readonly switched: boolean;
 }
 
 /** What the store that holds the projections' file lends them (SQLite: its embedded database). */
@@ -86,7 +88,7 @@ export interface ProjectionRuntime {
    * as a layout built beside it replaces it once caught up.
    */
   handler<H extends ProjectionHandler>(name: string): H | undefined;
-  /** The layouts being built beside serving ones, and how far. */
+  /** The layouts built beside serving ones in this process, and how far they got. */
   layoutBuilds(): LayoutBuildProgress[];
   /** Stops the layout builds (each resumes when the file is next opened); before closing it. */
   close(): void;

@@ -17,6 +17,7 @@ import type { ProjectionRuntime } from '../../src/projections/index.js';
 import type { Projection } from '../../src/store/projection.port.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 import {
+  building,
   PROBE,
   probeLayout1,
   probeLayout2,
@@ -131,7 +132,7 @@ async function queryWhileBuilding(
   const samples: Sample[] = [];
   for (let i = 0; i < MOST_QUERIES; i++) {
     await new Promise((resolve) => setImmediate(resolve));
-    const build = opened.runtime.layoutBuilds()[0];
+    const build = building(opened.runtime)[0];
     if (build === undefined || enough(build.applied)) return samples;
     if (i % 10 === 9) {
       const content = `live ${i}`;
@@ -140,7 +141,7 @@ async function queryWhileBuilding(
       expected.chars += content.length;
     }
     const answer = await ask(opened.runtime);
-    const after = opened.runtime.layoutBuilds()[0];
+    const after = building(opened.runtime)[0];
     samples.push({
       answer,
       expected: { ...expected },
@@ -201,7 +202,7 @@ describe('a layout upgrade of a 1,000,000-event memory', () => {
 
       // The code now writes layout 2: it builds beside layout 1, which goes on answering.
       opened = open(probeLayout2);
-      expect(opened.runtime.layoutBuilds()).toEqual([
+      expect(building(opened.runtime)).toEqual([
         expect.objectContaining({ projection: PROBE, from: 1, to: 2 }),
       ]);
       const first = await queryWhileBuilding(
@@ -232,7 +233,7 @@ describe('a layout upgrade of a 1,000,000-event memory', () => {
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
       // Switched: layout 2 answers, with everything the client wrote meanwhile.
-      expect(opened.runtime.layoutBuilds()).toEqual([]);
+      expect(building(opened.runtime)).toEqual([]);
       expect(await ask(opened.runtime)).toEqual({
         layout: 2,
         events: expected.events,
@@ -250,7 +251,7 @@ describe('a layout upgrade of a 1,000,000-event memory', () => {
 
       // The next open serves layout 2 at once, with nothing to build.
       opened = open(probeLayout2);
-      expect(opened.runtime.layoutBuilds()).toEqual([]);
+      expect(building(opened.runtime)).toEqual([]);
       expect(await ask(opened.runtime)).toMatchObject({ layout: 2, events: expected.events + 1 });
       await opened.close();
     },

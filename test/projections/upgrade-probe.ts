@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../../src/core/index.js';
+import type { LayoutBuildProgress, ProjectionRuntime } from '../../src/projections/index.js';
 import type {
   ProjectedEvent,
   Projection,
@@ -27,6 +28,11 @@ export interface ProbeTotals {
 /** The probe's handler: a projection handler that answers {@link ProbeTotals}. */
 export interface ProbeHandler extends ProjectionHandler {
   totals(memoryId: string): ProbeTotals;
+}
+
+/** The layouts a runtime is building now (not those that switched). */
+export function building(runtime: Pick<ProjectionRuntime, 'layoutBuilds'>): LayoutBuildProgress[] {
+  return runtime.layoutBuilds().filter(({ switched }) => !switched);
 }
 
 /** The characters of content an event adds (a message's content, a document's text). */
