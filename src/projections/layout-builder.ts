@@ -20,7 +20,7 @@ import {
   eachChunk,
   type Registered,
 } from './projection-steps.js';
-import type { ProjectionLayouts, ProjectionVersions } from './projection-tables.js';
+import { layoutOf, type ProjectionLayouts, type ProjectionVersions } from './projection-tables.js';
 
 /** Events per transaction of a build: small, so a query waits for at most one chunk. */
 const BUILD_CHUNK = 5000;
@@ -141,10 +141,10 @@ function trySwitch(host: BuildHost, build: LayoutBuild, ids: readonly string[]):
       const serving = host.serving(name);
       for (const memoryId of ids)
         if (build.handler.checkpoint(memoryId) < serving.handler.checkpoint(memoryId)) return false;
-      const oldSuffix = layouts.servingSuffix(name);
-      for (const table of serving.projection.tables) dropObject(db, table + oldSuffix);
+      const old = layouts.get(name, 'serving') ?? layoutOf(serving.projection, '');
+      for (const table of old.tables) dropObject(db, table);
       versions.record(name, version);
-      layouts.set(name, 'serving', { version, suffix: build.suffix });
+      layouts.set(name, 'serving', layoutOf(build.projection, build.suffix));
       layouts.set(name, 'building', undefined);
       return true;
     })

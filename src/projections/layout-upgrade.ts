@@ -9,7 +9,12 @@
 import type Database from 'better-sqlite3';
 import type { Projection, ProjectionContext } from '../store/projection.port.js';
 import { dropObject, type Registered } from './projection-steps.js';
-import type { ProjectionLayouts, ProjectionVersions } from './projection-tables.js';
+import {
+  layoutOf,
+  type Layout,
+  type ProjectionLayouts,
+  type ProjectionVersions,
+} from './projection-tables.js';
 
 /** The suffix the tables of a layout built beside another carry. */
 export function besideSuffix(version: number): string {
@@ -44,8 +49,8 @@ export interface LayoutFile {
 }
 
 type Plan =
-  | { readonly kind: 'current'; readonly stale?: string }
-  | { readonly kind: 'beside'; readonly fresh: boolean; readonly stale?: string }
+  | { readonly kind: 'current'; readonly stale?: Layout }
+  | { readonly kind: 'beside'; readonly fresh: boolean; readonly stale?: Layout }
   | { readonly kind: 'rebuild'; readonly recorded: number | undefined };
 
 /**
@@ -53,27 +58,13 @@ type Plan =
  * Writes only when the layouts change (another process may hold the file's write lock).
  */
 export function openLayouts(file: LayoutFile, projection: Projection): OpenedLayouts {
-  const { db, versions, layouts } = file;
+  const { db, layouts } = file;
   const { name, version, previous } = projection;
   let plan = planFor(file, projection);
   if (needsWrite(plan))
     db.transaction(() => {
       plan = planFor(file, projection); // another process may have done it meanwhile
-      if (!needsWrite(plan)) return;
-      const all = [...projection.tables, ...(previous?.tables ?? [])];
-      if (plan.kind !== 'rebuild' && plan.stale !== undefined)
-        for (const table of all) dropObject(db, table + plan.stale);
-      if (plan.kind === 'current') layouts.set(name, 'building', undefined);
-      else if (plan.kind === 'beside')
-        layouts.set(name, 'building', { version, suffix: besideSuffix(version) });
-      else {
-        const building = layouts.building(name);
-        for (const suffix of [layouts.servingSuffix(name), building?.suffix])
-          if (suffix !== undefined) for (const table of all) dropObject(db, table + suffix);
-        layouts.set(name, 'building', undefined);
-        layouts.set(name, 'serving', undefined);
-        versions.record(name, version);
-      }
+      if (needsWrite(plan)) writeLayouts(file, projection, plan);
     }).immediate();
   const open = (layout: Projection, suffix: string): Registered => ({
     projection: layout,
@@ -102,14 +93,12 @@ function planFor(file: LayoutFile, projection: Projection): Plan {
   const { versions, layouts } = file;
   const { name, version, previous } = projection;
   const recorded = versions.recorded(name);
-  const building = layouts.building(name);
+  const building = layouts.get(name, 'building');
   if (recorded === version)
-    return building === undefined
-      ? { kind: 'current' }
-      : { kind: 'current', stale: building.suffix };
+    return building === undefined ? { kind: 'current' } : { kind: 'current', stale: building };
   if (recorded !== undefined && recorded === previous?.version) {
     if (building?.version === version) return { kind: 'beside', fresh: false };
-    return { kind: 'beside', fresh: true, ...(building ? { stale: building.suffix } : {}) };
+    return { kind: 'beside', fresh: true, ...(building ? { stale: building } : {}) };
   }
   return { kind: 'rebuild', recorded };
 }
@@ -117,4 +106,27 @@ function planFor(file: LayoutFile, projection: Projection): Plan {
 function needsWrite(plan: Plan): boolean {
   if (plan.kind === 'current') return plan.stale !== undefined;
   return plan.kind === 'beside' ? plan.fresh : true;
+}
+
+/** Carries out `plan` (inside the caller's transaction). */
+function writeLayouts(file: LayoutFile, projection: Projection, plan: Plan): void {
+  const { db, versions, layouts } = file;
+  const { name, version } = projection;
+  const drop = (layout: Layout | undefined) => {
+    for (const table of layout?.tables ?? []) dropObject(db, table);
+  };
+  if (plan.kind !== 'rebuild') {
+    drop(plan.stale);
+    const building =
+      plan.kind === 'beside' ? layoutOf(projection, besideSuffix(version)) : undefined;
+    layouts.set(name, 'building', building);
+    return;
+  }
+  // No code reads the serving layout any longer: its tables go, as recorded (a file older than
+  // the record: as this code names them), and a build beside it with them.
+  drop(layouts.get(name, 'building'));
+  drop(layouts.get(name, 'serving') ?? layoutOf(projection, ''));
+  layouts.set(name, 'building', undefined);
+  layouts.set(name, 'serving', layoutOf(projection, ''));
+  versions.record(name, version);
 }
