@@ -7,6 +7,7 @@
  * tables are dropped and rebuilt before the projection serves, and the log says so.
  */
 import type Database from 'better-sqlite3';
+import { MemoryError } from '../core/index.js';
 import type { Projection, ProjectionContext } from '../store/projection.port.js';
 import { dropObject, type Registered } from './projection-steps.js';
 import {
@@ -60,6 +61,12 @@ type Plan =
 export function openLayouts(file: LayoutFile, projection: Projection): OpenedLayouts {
   const { db, layouts } = file;
   const { name, version, previous } = projection;
+  if (previous && (previous.name !== name || !(previous.version < version)))
+    throw new MemoryError(
+      'VALIDATION_FAILED',
+      `Projection ${name} version ${version}: its previous must be projection ${name} of a lower version, not ${previous.name} version ${previous.version}.`,
+      { details: { field: 'previous', name, version } },
+    );
   let plan = planFor(file, projection);
   if (needsWrite(plan))
     db.transaction(() => {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { isMemoryError } from '../../src/core/index.js';
 import { openProjectionRuntime, type ProjectionRuntime } from '../../src/projections/index.js';
 import type { MemoryStore } from '../../src/store/event-log.port.js';
 import type { Projection } from '../../src/store/projection.port.js';
@@ -103,6 +104,33 @@ describe('layouts of a projection when its file opens', () => {
       checkpoint: 1,
     });
     await opened.close();
+  });
+
+  it('refuses a previous layout of another projection or of a version not below, writing nothing', async () => {
+    const path = join(dir, `refused-${n++}.db`);
+    const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+    const runtime = openProjectionRuntime(store.embedded!.database, path, store, store.embedded);
+    const refused = [
+      { ...probeLayout2, previous: { ...probeLayout1, name: 'other' } },
+      { ...probeLayout2, previous: { ...probeLayout1, version: 2 } },
+    ];
+    for (const projection of refused) {
+      let thrown: unknown;
+      try {
+        runtime.register(projection);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isMemoryError(thrown, 'VALIDATION_FAILED')).toBe(true);
+      expect((thrown as Error).message).toMatch(
+        /^Projection upgrade-probe version 2: its previous must be projection upgrade-probe of a lower version, not (other version 1|upgrade-probe version 2)\.$/,
+      );
+    }
+    expect(probeTables(path)).toEqual([]);
+    expect(building(runtime)).toEqual([]);
+    expect(runtime.handler(PROBE)).toBeUndefined();
+    runtime.close();
+    await store.close();
   });
 
   it('drops a half-built layout of a version the code does not write, and serves its own', async () => {
