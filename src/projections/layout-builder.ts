@@ -9,6 +9,7 @@
  * next open; a half-built layout never serves.
  */
 import type Database from 'better-sqlite3';
+import { MemoryError } from '../core/index.js';
 import type { EventLog, MemoryStore } from '../store/event-log.port.js';
 import type { ProjectedEvent } from '../store/projection.port.js';
 import { noticedProgress } from './catch-up-notices.js';
@@ -24,8 +25,9 @@ import { layoutOf, type ProjectionLayouts, type ProjectionVersions } from './pro
 
 /** Events per transaction of a build: small, so a query waits for at most one chunk. */
 const BUILD_CHUNK = 5000;
-/** Pause before trying again to switch while a catch-up of the serving layout runs. */
+/** Pauses before trying again to switch: the first, and the most (doubling in between). */
 const RETRY_MS = 20;
+const MOST_RETRY_MS = 1000;
 
 /** What a build needs of the runtime that runs it. */
 export interface BuildHost {
@@ -57,6 +59,8 @@ export async function runBuild(host: BuildHost, build: LayoutBuild): Promise<voi
     `${subject}: building it beside layout ${build.from} from the log; queries are answered from layout ${build.from} until it has caught up.`,
   );
   const checked = new Set<string>();
+  let wait = RETRY_MS;
+  let switched: 'here' | 'elsewhere' | undefined;
   try {
     for (;;) {
       await pause(0);
@@ -71,8 +75,10 @@ export async function runBuild(host: BuildHost, build: LayoutBuild): Promise<voi
         }
         if (!(await buildMemory(host, build, log, heads[i]!))) return;
       }
-      if (trySwitch(host, build, ids)) break;
-      await pause(RETRY_MS);
+      switched = trySwitch(host, build, ids);
+      if (switched !== undefined) break;
+      await pause(wait);
+      wait = Math.min(2 * wait, MOST_RETRY_MS);
     }
   } catch (error) {
     if (host.closed() || !host.db.open) return;
@@ -82,7 +88,11 @@ export async function runBuild(host: BuildHost, build: LayoutBuild): Promise<voi
     return;
   }
   host.switched(build);
-  say(`${subject}: caught up and switched to; layout ${build.from}'s tables are dropped.`);
+  say(
+    switched === 'here'
+      ? `${subject}: caught up and switched to; layout ${build.from}'s tables are dropped.`
+      : `${subject}: another process switched the file to it; served here too.`,
+  );
 }
 
 /** Counts what the build holds and what it must hold; the memories' heads, in `ids`' order. */
@@ -130,25 +140,44 @@ async function buildMemory(
 /**
  * Makes the build the serving layout when, in every memory, it holds at least what the serving
  * one holds: one transaction records it and drops the old tables. False when it is not there
- * yet, or a catch-up of the serving layout runs (it holds the old handler).
+ * yet, or a catch-up of the serving layout runs (it holds the old handler): undefined. Where
+ * another process on the file switched already: `elsewhere`.
  */
-function trySwitch(host: BuildHost, build: LayoutBuild, ids: readonly string[]): boolean {
-  if (host.catchingUp() || host.closed()) return false;
+function trySwitch(
+  host: BuildHost,
+  build: LayoutBuild,
+  ids: readonly string[],
+): 'here' | 'elsewhere' | undefined {
+  if (host.catchingUp() || host.closed()) return undefined;
   const { db, versions, layouts } = host;
   const { name, version } = build.projection;
   return db
     .transaction(() => {
+      const recorded = versions.recorded(name);
+      if (recorded === version && layouts.servingSuffix(name) === build.suffix) return 'elsewhere';
+      if (recorded !== build.from || layouts.get(name, 'building')?.version !== version)
+        throw changedUnder(name, version);
       const serving = host.serving(name);
       for (const memoryId of ids)
-        if (build.handler.checkpoint(memoryId) < serving.handler.checkpoint(memoryId)) return false;
+        if (build.handler.checkpoint(memoryId) < serving.handler.checkpoint(memoryId))
+          return undefined;
       const old = layouts.get(name, 'serving') ?? layoutOf(serving.projection, '');
       for (const table of old.tables) dropObject(db, table);
       versions.record(name, version);
       layouts.set(name, 'serving', layoutOf(build.projection, build.suffix));
       layouts.set(name, 'building', undefined);
-      return true;
+      return 'here' as const;
     })
     .immediate();
+}
+
+/** The file's layouts of a projection were changed by another process during a build. */
+function changedUnder(name: string, version: number): MemoryError {
+  return new MemoryError(
+    'STORE_FAILED',
+    `The layouts of projection ${name} in this file changed while layout ${version} was built beside them (another process opened it with other code).`,
+    { details: { name, version } },
+  );
 }
 
 function pause(ms: number): Promise<void> {

@@ -40,13 +40,19 @@ export class LayoutBuilds {
       serving: (name) => host.serving(name),
       catchingUp: () => host.catchingUp(),
       closed: () => this.stopped,
-      switched: (done) => {
-        this.running.delete(done.projection.name);
-        this.switched.push({ ...progressOf(done), applied: done.total, switched: true });
-        host.switchTo(done);
-      },
+      switched: (done) => this.ended(host, done),
     };
     void runBuild(run, build);
+  }
+
+  /**
+   * Serves here each build that another process on the file switched to already (its old
+   * tables are gone): checked before queries while builds run.
+   */
+  adoptSwitched(host: BuildOwner): void {
+    for (const build of this.running.values())
+      if (host.versions.recorded(build.projection.name) === build.projection.version)
+        this.ended(host, build);
   }
 
   /** The build of projection `name`, if one runs. */
@@ -82,6 +88,13 @@ export class LayoutBuilds {
   /** How far each build got, those that switched included. */
   progress(): LayoutBuildProgress[] {
     return [...this.all().map(progressOf), ...this.switched];
+  }
+
+  private ended(host: BuildOwner, build: LayoutBuild): void {
+    if (this.running.get(build.projection.name) !== build) return;
+    this.running.delete(build.projection.name);
+    this.switched.push({ ...progressOf(build), applied: build.total, switched: true });
+    host.switchTo(build);
   }
 
   /** Stops every build at its next step. */

@@ -176,6 +176,7 @@ class FileProjections implements ProjectionRuntime {
 
   async advance(memoryId: string, options: AdvanceOptions = {}): Promise<number> {
     if (this.registered.size === 0) return -1;
+    this.builds.adoptSwitched(this);
     const { head, needed } = options;
     const already = head === undefined ? undefined : this.atHead(memoryId, head, options);
     if (already !== undefined) return already;
@@ -237,6 +238,7 @@ class FileProjections implements ProjectionRuntime {
   }
 
   handler<H extends ProjectionHandler>(name: string): H | undefined {
+    this.builds.adoptSwitched(this);
     return this.registered.get(name)?.handler as H | undefined;
   }
 

@@ -156,6 +156,33 @@ describe('layouts of a projection when its file opens', () => {
     await opened.close();
   });
 
+  it('switches once when two connections build the same layout of one file, and the other serves it without its old tables', async () => {
+    const path = join(dir, `two-${n++}.db`);
+    const first = openSqlite(path, probeLayout1);
+    for (let at = 0; at < 12_000; at += 4000)
+      await first.store
+        .log('m')
+        .append(Array.from({ length: 4000 }, (_, i) => message(`m ${at + i}`)));
+    await totals(first.runtime, 'm');
+    await first.close();
+
+    const a = openSqlite(path, probeLayout2);
+    const b = openSqlite(path, probeLayout2);
+    await untilSwitched(a.runtime, 'm');
+    // b's own build may stand anywhere: its next query serves what a switched to.
+    expect(await totals(b.runtime, 'm')).toEqual(await totals(a.runtime, 'm'));
+    expect(await totals(b.runtime, 'm')).toMatchObject({ layout: 2, events: 12_000 });
+    await b.store.log('m').append([message('from b')]);
+    expect(await totals(a.runtime, 'm')).toMatchObject({ layout: 2, events: 12_001 });
+    await untilSwitched(b.runtime, 'm');
+    const said = [...a.said, ...b.said];
+    expect(said.filter((text) => text.includes('stopped'))).toEqual([]);
+    expect(said.filter((text) => text.includes(': caught up and switched to;'))).toHaveLength(1);
+    await a.close();
+    await b.close();
+    expect(probeTables(path)).toEqual(['probe_by_kind__v2', 'probe_by_kind_seq__v2']);
+  });
+
   it('builds beside the serving layout in a file of its own over a store without inline hooks, with a writer applying its own appends', async () => {
     const path = join(dir, `own-${n++}.db`);
     const store = openInMemoryStore();
