@@ -3,7 +3,8 @@
  * (the largest over the most recently used open memories, in events and in seconds), and the
  * erasures whose clean-up (the scrub of old page images) is pending, and for how long; with an
  * embedder, each vector index version's progress (content not embedded yet, memories caught
- * up), so a model change can be watched while it builds. Registered
+ * up), so a model change can be watched while it builds; and each projection layout being built
+ * beside the serving one (events it has yet to apply). Registered
  * while the application runs; they read through the untraced store, so a scrape makes no spans.
  */
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
@@ -63,7 +64,13 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
       description: 'Memories the read models hold, which a vector index version must cover.',
       unit: '{memory}',
     });
+    const layoutBehind = meter.createObservableGauge(MetricName.layoutBuildBehind, {
+      description:
+        'Events a projection layout built beside the serving one has yet to apply, over all memories.',
+      unit: '{event}',
+    });
     const observed: Observable[] = [
+      layoutBehind,
       open,
       lagEvents,
       lagSeconds,
@@ -75,6 +82,12 @@ export class OperationsMetrics implements OnModuleInit, OnModuleDestroy {
     ];
     const callback: BatchObservableCallback = async (result) => {
       result.observe(open, this.memledger.openMemories().length);
+      for (const build of this.memledger.projections.layoutBuilds())
+        if (build.total > 0)
+          result.observe(layoutBehind, build.total - build.applied, {
+            [MemledgerAttr.projection]: build.projection,
+            [MemledgerAttr.projectionLayout]: build.to,
+          });
       try {
         for (const version of this.memledger.vectors?.progress() ?? []) {
           const attributes = {

@@ -259,6 +259,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     },
     async close() {
       clearInterval(sweeper);
+      projections.close();
       semantic?.follower?.stop();
       for (const memoryId of [...open.keys()]) closeMemory(memoryId);
       if (options.closeStore !== false) await store.close();

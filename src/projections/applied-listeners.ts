@@ -3,7 +3,8 @@
  * models): told once the events are committed.
  */
 import type { Sequenced } from '../core/index.js';
-import type { ProjectedEvent } from '../store/projection.port.js';
+import type { ProjectedEvent, ProjectionHandler } from '../store/projection.port.js';
+import type { Applied } from './projection-steps.js';
 
 /** Called with the events a projection applied to one memory, in seq order. */
 export type AppliedListener = (events: readonly Sequenced[]) => void;
@@ -35,6 +36,35 @@ export class AppliedListeners {
     if (!set || applied.length === 0) return;
     const events = applied.map((projected) => projected.event);
     for (const listener of [...set]) listener(events);
+  }
+
+  /** Tells listeners what a committed transaction applied. */
+  notifyAll(memoryId: string, applied: readonly Applied[]): void {
+    for (const { name, applied: events } of applied) this.notify(name, memoryId, events);
+  }
+
+  /**
+   * Tells listeners what the store's transaction applied once it ended, if it committed (the
+   * checkpoints of `handlerOf` each projection say): a microtask queued inside a synchronous
+   * transaction runs after it.
+   */
+  notifyAfterCommit(
+    memoryId: string,
+    applied: readonly Applied[],
+    handlerOf: (name: string) => ProjectionHandler,
+  ): void {
+    for (const { name, applied: events } of applied) {
+      const last = events.at(-1)?.event.seq;
+      if (last === undefined || !this.has(name, memoryId)) continue;
+      const handler = handlerOf(name);
+      queueMicrotask(() => {
+        try {
+          if (handler.checkpoint(memoryId) >= last) this.notify(name, memoryId, events);
+        } catch {
+          // Closed meanwhile: nobody is left to tell.
+        }
+      });
+    }
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The projections of one file, kept current from the log: the one way in for derived data
  * (src/store/projection.port.ts). A projection is registered once; its layout version is
- * recorded in the file, and a projection whose tables are of another version is dropped and
- * rebuilt from the log. Events reach it three ways, all ending at the same rows:
+ * recorded in the file. Tables of its `previous` layout go on serving while its own are built
+ * beside them (layout-upgrade.ts, layout-builder.ts); tables of any other layout are dropped
+ * and rebuilt from the log. Events reach it three ways, all ending at the same rows:
  *
  * - inline, in the store's own file (SQLite): every append's transaction hands its events to
  *   each inline projection that stood right before them, so a writer reads its own writes;
@@ -18,7 +19,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../core/index.js';
-import type { EventLog, MemoryStore } from '../store/event-log.port.js';
+import type { EventLog } from '../store/event-log.port.js';
 import type {
   ProjectedEvent,
   Projection,
@@ -28,11 +29,14 @@ import type {
 import { GenAiAttr, MemledgerAttr, SpanName } from '../telemetry/semconv.js';
 import { traced } from '../telemetry/tracing.js';
 import { AppliedListeners, type AppliedListener } from './applied-listeners.js';
+import { LayoutBuilds } from './layout-builds.js';
+import { openLayouts, type LayoutBuild } from './layout-upgrade.js';
 import {
+  CATCH_UP_CHUNK,
   applyEach,
   applyFollowing,
   checkAgainstLog,
-  dropObject,
+  eachChunk,
   lowestCheckpoint,
   shortOfHead,
   withoutStored,
@@ -40,21 +44,16 @@ import {
   type Registered,
 } from './projection-steps.js';
 import { noticedProgress } from './catch-up-notices.js';
-import { MemoryKeys, ProjectionVersions } from './projection-tables.js';
+import { MemoryKeys, ProjectionLayouts, ProjectionVersions } from './projection-tables.js';
 import type {
   AdvanceOptions,
   InlineSource,
+  LayoutBuildProgress,
   Progress,
   ProjectionRuntime,
+  RuntimeStore,
 } from './projection-runtime.types.js';
 
-/**
- * Events applied per transaction while catching up: enough that a rebuild commits rarely, few
- * enough that a chunk's events die young (held by the tens of thousands they outlived the young
- * generation, and the collector's copying cost more than the commits saved); between two chunks
- * other work gets the thread.
- */
-export const CATCH_UP_CHUNK = 2048;
 /** Most events `advanceWithin` applies inside the caller's transaction (others wait for it). */
 const WITHIN = 2000;
 
@@ -66,7 +65,7 @@ const WITHIN = 2000;
 export function openProjectionRuntime(
   db: Database.Database,
   location: string,
-  store: Pick<MemoryStore, 'log'>,
+  store: RuntimeStore,
   inline?: InlineSource,
   onNotice?: (notice: string) => void,
 ): ProjectionRuntime {
@@ -79,9 +78,12 @@ interface Running {
 }
 
 class FileProjections implements ProjectionRuntime {
-  private readonly versions: ProjectionVersions;
-  private readonly context: ProjectionContext;
+  readonly versions: ProjectionVersions;
+  readonly layouts: ProjectionLayouts;
+  private readonly keys: MemoryKeys;
   private readonly registered = new Map<string, Registered>();
+  /** The layouts being built beside serving ones. */
+  private readonly builds: LayoutBuilds;
   /** The catch-up running per memory, and the projections it advances (undefined: all). */
   private readonly running = new Map<string, Running>();
   /** Memories whose checkpoints were checked against the log in this process. */
@@ -97,44 +99,80 @@ class FileProjections implements ProjectionRuntime {
   constructor(
     readonly db: Database.Database,
     readonly location: string,
-    private readonly store: Pick<MemoryStore, 'log'>,
+    readonly store: RuntimeStore,
     private readonly inline: InlineSource | undefined,
     /** Where a long catch-up says how it goes (catch-up-notices.ts). */
-    private readonly onNotice?: (notice: string) => void,
+    readonly onNotice: ((notice: string) => void) | undefined,
   ) {
     this.versions = new ProjectionVersions(db);
-    const keys = new MemoryKeys(db);
-    this.context = {
-      db,
-      memoryKey: (memoryId) => keys.keyOf(memoryId),
-      existingKey: (memoryId) => keys.existing(memoryId),
-    };
-    const applyTx = db.transaction(applyEach);
+    this.layouts = new ProjectionLayouts(db);
+    this.keys = new MemoryKeys(db);
+    this.builds = new LayoutBuilds(db);
+    const applyTx = db.transaction(
+      (to: readonly Registered[], memoryId: string, events: readonly ProjectedEvent[]) => {
+        const applied = applyEach(to, memoryId, events);
+        this.builds.feedAll(memoryId, events);
+        return applied;
+      },
+    );
     this.applyTx = (to, memoryId, events) => applyTx.immediate(to, memoryId, events);
   }
 
   register(projection: Projection): void {
-    if (this.registered.has(projection.name)) return;
-    const { db, versions } = this;
-    // A file of the current layout opens without writing (another process may hold the lock).
-    const current = () => versions.recorded(projection.name) === projection.version;
-    if (!current())
-      db.transaction(() => {
-        if (current()) return;
-        for (const table of projection.tables) dropObject(db, table);
-        versions.record(projection.name, projection.version);
-      }).immediate();
-    const entry = { projection, handler: projection.open(this.context) };
-    this.registered.set(projection.name, entry);
+    const { name } = projection;
+    if (this.registered.has(name)) return;
+    const opened = openLayouts(this, projection);
+    this.registered.set(name, opened.serving);
+    if (opened.dropped !== undefined)
+      this.onNotice?.(
+        `memledger: ${name} in ${this.location}: no code reads its layout ${opened.dropped} any longer, so layout ${projection.version} is rebuilt from the log before it answers (queries wait for it).`,
+      );
     if (this.inline && projection.inline !== false)
       this.inline.onAppend((memoryId, events) => {
-        const applied = applyFollowing(entry.handler, memoryId, events);
-        this.notifyAfterCommit(memoryId, [{ name: projection.name, applied }]);
+        const applied = applyFollowing(this.registered.get(name)!.handler, memoryId, events);
+        this.listeners.notifyAfterCommit(memoryId, [{ name, applied }], this.servingHandler);
+        const build = this.builds.of(name);
+        if (build) this.builds.feed(build, memoryId, events);
       });
+    if (opened.build) this.builds.start(this, opened.build);
+  }
+
+  /** A context whose tables carry `suffix` (layout-upgrade.ts). */
+  context(suffix: string): ProjectionContext {
+    const { db, keys } = this;
+    return {
+      db,
+      memoryKey: (memoryId) => keys.keyOf(memoryId),
+      existingKey: (memoryId) => keys.existing(memoryId),
+      table: (name) => name + suffix,
+    };
+  }
+
+  serving(name: string): Registered {
+    return this.registered.get(name)!;
+  }
+
+  private readonly servingHandler = (name: string) => this.serving(name).handler;
+
+  catchingUp(): boolean {
+    return this.running.size > 0;
+  }
+
+  switchTo(build: LayoutBuild): void {
+    this.registered.set(build.projection.name, build);
+  }
+
+  layoutBuilds(): LayoutBuildProgress[] {
+    return this.builds.progress();
+  }
+
+  close(): void {
+    this.builds.stop();
   }
 
   async advance(memoryId: string, options: AdvanceOptions = {}): Promise<number> {
     if (this.registered.size === 0) return -1;
+    this.builds.adoptSwitched(this);
     const { head, needed } = options;
     const already = head === undefined ? undefined : this.atHead(memoryId, head, options);
     if (already !== undefined) return already;
@@ -162,7 +200,9 @@ class FileProjections implements ProjectionRuntime {
     if (head + 1 - from > WITHIN) return false;
     const events = this.inline.projectedRange(memoryId, from, head);
     if (events.at(-1)?.event.seq !== head) return false;
-    this.notifyAfterCommit(memoryId, applyEach(this.all(), memoryId, events));
+    const applied = applyEach(this.all(), memoryId, events);
+    this.listeners.notifyAfterCommit(memoryId, applied, this.servingHandler);
+    this.builds.feedAll(memoryId, events);
     return lowestCheckpoint(to, memoryId) >= head;
   }
 
@@ -179,14 +219,14 @@ class FileProjections implements ProjectionRuntime {
     const to = this.all().filter(
       ({ projection }) => projection.readsStoredForm === false && projection.inline !== false,
     );
-    this.notify(memoryId, this.applyTx(to, memoryId, written.map(withoutStored)));
+    this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, written.map(withoutStored)));
   }
 
   async rebuild(memoryId: string, progress?: Progress): Promise<number> {
     while (this.running.has(memoryId)) await this.running.get(memoryId)!.run.catch(() => undefined);
     this.db
       .transaction(() => {
-        for (const { handler } of this.all()) handler.reset(memoryId);
+        for (const { handler } of [...this.all(), ...this.builds.all()]) handler.reset(memoryId);
       })
       .immediate();
     this.checked.add(memoryId);
@@ -194,6 +234,7 @@ class FileProjections implements ProjectionRuntime {
   }
 
   handler<H extends ProjectionHandler>(name: string): H | undefined {
+    this.builds.adoptSwitched(this);
     return this.registered.get(name)?.handler as H | undefined;
   }
 
@@ -225,7 +266,7 @@ class FileProjections implements ProjectionRuntime {
     if (from < 0 || read.at(-1)!.seq < head) return undefined;
     if (to.some(({ projection }) => projection.readsStoredForm !== false)) return undefined;
     const events = read.slice(from, from + head - low).map(withoutStored);
-    this.notify(memoryId, this.applyTx(to, memoryId, events));
+    this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, events));
     const reached = lowestCheckpoint(to, memoryId);
     return reached >= head ? reached : undefined;
   }
@@ -255,61 +296,17 @@ class FileProjections implements ProjectionRuntime {
       async (span) => {
         const names = to.map((registered) => registered.projection.name);
         const told = noticedProgress(this.onNotice, { memoryId, names }, { from, head }, progress);
-        await this.applyLog(log, to, { from, head, progress: told });
+        await eachChunk(log, { from, head, size: CATCH_UP_CHUNK }, (chunk) => {
+          this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, chunk));
+          const next = chunk.at(-1)!.event.seq + 1;
+          told?.(next, head + 1);
+          return next;
+        });
         const reached = lowestCheckpoint(to, memoryId);
         if (reached < head) throw shortOfHead(memoryId, reached, head);
         span.setAttribute(MemledgerAttr.checkpoint, reached);
         return reached;
       },
     );
-  }
-
-  /** Reads `from..head` in chunks and applies each to the projections `to` it follows. */
-  private async applyLog(
-    log: EventLog,
-    to: readonly Registered[],
-    range: {
-      readonly from: number;
-      readonly head: number;
-      readonly progress?: Progress | undefined;
-    },
-  ): Promise<void> {
-    const { head, progress } = range;
-    for (let from = range.from; from <= head;) {
-      const chunk: ProjectedEvent[] = [];
-      const toSeq = Math.min(head, from + CATCH_UP_CHUNK - 1);
-      for await (const projected of log.readProjected({ fromSeq: from, toSeq, trusted: true }))
-        chunk.push(projected);
-      if (chunk.length === 0) return;
-      this.notify(log.memoryId, this.applyTx(to, log.memoryId, chunk));
-      from = chunk.at(-1)!.event.seq + 1;
-      progress?.(from, head + 1);
-      // Let other work run between the chunks of a long rebuild.
-      if (from <= head) await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /** Tells listeners what a committed transaction applied. */
-  private notify(memoryId: string, applied: readonly Applied[]): void {
-    for (const { name, applied: events } of applied) this.listeners.notify(name, memoryId, events);
-  }
-
-  /**
-   * Tells listeners what the store's transaction applied once it ended, if it committed (the
-   * checkpoints say): a microtask queued inside a synchronous transaction runs after it.
-   */
-  private notifyAfterCommit(memoryId: string, applied: readonly Applied[]): void {
-    for (const { name, applied: events } of applied) {
-      const last = events.at(-1)?.event.seq;
-      if (last === undefined || !this.listeners.has(name, memoryId)) continue;
-      const { handler } = this.registered.get(name)!;
-      queueMicrotask(() => {
-        try {
-          if (handler.checkpoint(memoryId) >= last) this.listeners.notify(name, memoryId, events);
-        } catch {
-          // Closed meanwhile: nobody is left to tell.
-        }
-      });
-    }
   }
 }

@@ -1,7 +1,7 @@
 /** The projection runtime's interface (projection-runtime.ts has the how). */
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../core/index.js';
-import type { EmbeddedDatabase } from '../store/event-log.port.js';
+import type { EmbeddedDatabase, MemoryStore } from '../store/event-log.port.js';
 import type { Projection, ProjectionHandler } from '../store/projection.port.js';
 import type { AppliedListener } from './applied-listeners.js';
 
@@ -32,6 +32,23 @@ export interface AdvanceOptions {
   readonly progress?: Progress;
 }
 
+/** What the runtime reads of the store: logs, and which memories hold events (for builds). */
+export type RuntimeStore = Pick<MemoryStore, 'log' | 'memoryIds'>;
+
+/** A projection's layout being built beside the serving one (for the log and `/metrics`). */
+export interface LayoutBuildProgress {
+  readonly projection: string;
+  /** The serving layout's version. */
+  readonly from: number;
+  /** The version being built. */
+  readonly to: number;
+  /** Events applied to it and events to apply, over every memory, as last counted. */
+  readonly applied: number;
+  readonly total: number;
+  /** Whether it caught up and serves now (kept listed, so a gauge of it goes to zero). */
+  readonly switched: boolean;
+}
+
 /** What the store that holds the projections' file lends them (SQLite: its embedded database). */
 export type InlineSource = Pick<EmbeddedDatabase, 'onAppend' | 'projectedRange'>;
 
@@ -41,7 +58,10 @@ export interface ProjectionRuntime {
   readonly db: Database.Database;
   /** Where they live, for messages. */
   readonly location: string;
-  /** Registers a projection before first use; drops its tables when their version is another. */
+  /**
+   * Registers a projection before first use. Tables of its `previous` layout go on serving while
+   * its own are built beside them in the background; tables of another layout are dropped.
+   */
   register(projection: Projection): void;
   /**
    * Applies everything the memory's log holds now to every registered projection (or those
@@ -63,8 +83,15 @@ export interface ProjectionRuntime {
   applyAppended(memoryId: string, written: readonly Sequenced[]): void;
   /** Drops every projection's rows of one memory and applies its whole log again. */
   rebuild(memoryId: string, progress?: Progress): Promise<number>;
-  /** A registered projection's handler, by name, for its queries. */
+  /**
+   * A registered projection's serving handler, by name, for its queries: ask for it per query,
+   * as a layout built beside it replaces it once caught up.
+   */
   handler<H extends ProjectionHandler>(name: string): H | undefined;
+  /** The layouts built beside serving ones in this process, and how far they got. */
+  layoutBuilds(): LayoutBuildProgress[];
+  /** Stops the layout builds (each resumes when the file is next opened); before closing it. */
+  close(): void;
   /**
    * Calls `listener` with the events a projection applied to one memory, in seq order, once they
    * are committed (by any of the three ways); returns its remover.

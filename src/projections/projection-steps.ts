@@ -7,6 +7,14 @@ import { MemoryError, type Sequenced } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
 import type { ProjectedEvent, Projection, ProjectionHandler } from '../store/projection.port.js';
 
+/**
+ * Events applied per transaction while catching up: enough that a rebuild commits rarely, few
+ * enough that a chunk's events die young (held by the tens of thousands they outlived the young
+ * generation, and the collector's copying cost more than the commits saved); between two chunks
+ * other work gets the thread.
+ */
+export const CATCH_UP_CHUNK = 2048;
+
 /** A projection registered on a runtime, open. */
 export interface Registered {
   readonly projection: Projection;
@@ -106,6 +114,28 @@ export async function checkAgainstLog(
     const agrees =
       atCheckpoint !== undefined && (handler.agrees?.(log.memoryId, atCheckpoint) ?? true);
     if (!agrees) db.transaction(() => handler.reset(log.memoryId)).immediate();
+  }
+}
+
+/**
+ * Reads seqs `from..head` of `log` in chunks of `size` and hands each to `apply`, giving the
+ * thread back between two chunks (queries and appends run on); `apply` returns the seq to read
+ * from next, or undefined to stop.
+ */
+export async function eachChunk(
+  log: EventLog,
+  range: { readonly from: number; readonly head: number; readonly size: number },
+  apply: (chunk: readonly ProjectedEvent[]) => number | undefined,
+): Promise<void> {
+  const { head, size } = range;
+  for (let from: number | undefined = range.from; from !== undefined && from <= head;) {
+    const chunk: ProjectedEvent[] = [];
+    const toSeq = Math.min(head, from + size - 1);
+    for await (const projected of log.readProjected({ fromSeq: from, toSeq, trusted: true }))
+      chunk.push(projected);
+    if (chunk.length === 0) return;
+    from = apply(chunk);
+    if (from !== undefined && from <= head) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

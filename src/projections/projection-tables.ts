@@ -1,7 +1,8 @@
 /**
- * The two tables every projection file holds besides the projections' own: the layout version
- * each projection's tables were built in, and the integer key of each memory (projections key
- * their rows by it: 8 bytes, not the memory id's text, in every row).
+ * The tables every projection file holds besides the projections' own: the layout version
+ * each projection's tables were built in, where a layout's tables carry a suffix (one built
+ * beside another, layout-upgrade.ts), and the integer key of each memory (projections key their
+ * rows by it: 8 bytes, not the memory id's text, in every row).
  */
 import type Database from 'better-sqlite3';
 
@@ -9,6 +10,17 @@ const TABLES = `
 CREATE TABLE IF NOT EXISTS projection_versions (
   name    TEXT    PRIMARY KEY,
   version INTEGER NOT NULL
+) STRICT;
+-- The serving layout of each projection and the one being built beside it, with the names its
+-- tables have in the file (JSON), so a later release drops them without knowing its code. A
+-- projection without a serving row (a file older than this table) has its tables' own names.
+CREATE TABLE IF NOT EXISTS projection_layouts (
+  name    TEXT    NOT NULL,
+  role    TEXT    NOT NULL CHECK (role IN ('serving', 'building')),
+  version INTEGER NOT NULL,
+  suffix  TEXT    NOT NULL,
+  tables  TEXT    NOT NULL,
+  PRIMARY KEY (name, role)
 ) STRICT;
 CREATE TABLE IF NOT EXISTS projection_memories (
   mem       INTEGER PRIMARY KEY,
@@ -40,6 +52,68 @@ export class ProjectionVersions {
   record(name: string, version: number): void {
     this.write.run(name, version);
   }
+}
+
+/** A layout of a projection: the suffix its tables' names carry, and those names. */
+export interface Layout {
+  readonly version: number;
+  readonly suffix: string;
+  /** Its tables, views and indexes as named in the file. */
+  readonly tables: readonly string[];
+}
+
+/** The layout of a projection in a role (serving, or building beside the serving one). */
+export type LayoutRole = 'serving' | 'building';
+
+/** The serving and building layouts of each projection. */
+export class ProjectionLayouts {
+  private readonly read: Database.Statement<
+    [string, LayoutRole],
+    { version: number; suffix: string; tables: string }
+  >;
+  private readonly write: Database.Statement<[string, LayoutRole, number, string, string]>;
+  private readonly remove: Database.Statement<[string, LayoutRole]>;
+
+  constructor(db: Database.Database) {
+    db.exec(TABLES);
+    this.read = db.prepare(
+      'SELECT version, suffix, tables FROM projection_layouts WHERE name = ? AND role = ?',
+    );
+    this.write = db.prepare(
+      `INSERT OR REPLACE INTO projection_layouts (name, role, version, suffix, tables)
+         VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.remove = db.prepare('DELETE FROM projection_layouts WHERE name = ? AND role = ?');
+  }
+
+  /** The layout of `name` in `role`, if the file records one. */
+  get(name: string, role: LayoutRole): Layout | undefined {
+    const row = this.read.get(name, role);
+    return row && { ...row, tables: JSON.parse(row.tables) as string[] };
+  }
+
+  /** The suffix of the serving layout's tables ('' without a record). */
+  servingSuffix(name: string): string {
+    return this.read.get(name, 'serving')?.suffix ?? '';
+  }
+
+  /** Records a layout in a role, or none (inside the caller's transaction). */
+  set(name: string, role: LayoutRole, layout: Layout | undefined): void {
+    if (layout === undefined) this.remove.run(name, role);
+    else this.write.run(name, role, layout.version, layout.suffix, JSON.stringify(layout.tables));
+  }
+}
+
+/** `projection`'s layout `version` with its tables' names given `suffix`. */
+export function layoutOf(
+  projection: { readonly version: number; readonly tables: readonly string[] },
+  suffix: string,
+): Layout {
+  return {
+    version: projection.version,
+    suffix,
+    tables: projection.tables.map((table) => table + suffix),
+  };
 }
 
 /** Memory ids and their keys, cached: a key never changes once given. */

@@ -51,6 +51,14 @@ export interface ProjectionContext {
   memoryKey(memoryId: string): number;
   /** The memory's key if it has one, without creating it (reads write nothing). */
   existingKey(memoryId: string): number | undefined;
+  /**
+   * The name one of the projection's `tables` has in the layout this handler reads and writes:
+   * the name itself, or the name with a suffix for a layout built beside another. A projection
+   * that declares a `previous` layout names every table through it (both layouts' code). The
+   * runtime always gives it; a context made to read a file outside the runtime may leave it out
+   * (names are then the tables' own).
+   */
+  table?(name: string): string;
 }
 
 /** Derived data computed from every event of every memory of a store. */
@@ -59,11 +67,18 @@ export interface Projection {
   readonly name: string;
   /**
    * The layout version of its tables: a file holding another version has them dropped and
-   * rebuilt from the log.
+   * rebuilt from the log before it serves, unless that version is `previous`'s.
    */
   readonly version: number;
   /** Its tables, views and indexes, by name: what a version change drops. */
   readonly tables: readonly string[];
+  /**
+   * The projection of the layout before this one (same name, older version), kept so a file
+   * holding that layout goes on answering from it: this layout is then built beside it, from
+   * the log, in the background, and switched to once caught up (src/projections/layout-upgrade.ts).
+   * Both name their tables through {@link ProjectionContext.table}.
+   */
+  readonly previous?: Projection;
   /**
    * Whether it is applied inside each append's transaction where the store holds its file
    * (SQLite). A projection that is not (`false`: search, whose tokenising must never lengthen an

@@ -66,6 +66,10 @@ export const MemledgerAttr = {
   vectorsQuantization: 'memledger.vectors.quantization',
   /** Whether it is the version recalls use now (a new model's is built beside the old one). */
   vectorsCurrent: 'memledger.vectors.current',
+  /** A projection's name on the runtime (`read-models`, `search`, `tree`, ...). */
+  projection: 'memledger.projection',
+  /** The layout version of a projection being built beside the serving one. */
+  projectionLayout: 'memledger.projection.layout',
 } as const;
 
 /** Span names of the store calls and read-model work under a memory operation. */
@@ -93,6 +97,7 @@ export const MetricName = {
   vectorsBehind: 'memledger.vectors.behind',
   vectorsMemoriesReady: 'memledger.vectors.memories.ready',
   vectorsMemories: 'memledger.vectors.memories',
+  layoutBuildBehind: 'memledger.projection.layout.behind',
   sseClients: 'memledger.sse.clients',
 } as const;
 
