@@ -6,9 +6,9 @@
  *   partitioned by memory (a KNN reads only its memory's chunks), with the item's visibility
  *   window as metadata filtered inside the KNN: `written` (its seq) and `gone` (the seq of the
  *   Deletion that removed it, or {@link NEVER}). Quantized versions search a `bit` or `int8` copy
- *   there and keep the float vectors for re-scoring in `<key>_floats`, a plain table by the same
- *   key: re-scoring reads a hundred candidates by key, which a plain table answers from its
- *   b-tree where vec0 would open its chunk blobs for each.
+ *   there and keep the float vectors for re-scoring in `<key>_floats`, a vec0 table of small
+ *   chunks by the same rowid: re-scoring reads a hundred candidates by key, and a read within a
+ *   chunk of 512 vectors walks far into its blob where one of 8 is read at once.
  * - `<key>_keys`: each row's content digest, indexed, so an item whose text is already embedded
  *   (a rebuild, the same text in another memory) copies that vector instead of asking the model.
  *
@@ -106,6 +106,12 @@ CREATE TABLE IF NOT EXISTS vec_progress (
 
 /** vec0's chunk: rows allocated at once per memory; smaller chunks slow the KNN down. */
 const CHUNK_SIZE = 512;
+/**
+ * The chunk of a quantized version's float copy, which is only read by key: vec0 reads a row
+ * from within its chunk's blob, so small chunks make a read short, while still packing the
+ * vectors densely (a plain table of one vector a row leaves pages a quarter empty).
+ */
+const FLOATS_CHUNK_SIZE = 8;
 
 /** Creates the shared tables and those of `version` when missing, and registers the version. */
 export function ensureVectorTables(db: Database.Database, version: VectorVersion): void {
@@ -130,8 +136,8 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
       key INTEGER PRIMARY KEY, digest BLOB NOT NULL) STRICT`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${key}_keys_digest ON ${key}_keys (digest)`);
     if (quantization !== 'none')
-      db.exec(`CREATE TABLE IF NOT EXISTS ${key}_floats (
-        key INTEGER PRIMARY KEY, v BLOB NOT NULL) STRICT`);
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${key}_floats USING vec0(
+        v float[${dimensions}], chunk_size=${FLOATS_CHUNK_SIZE})`);
     db.prepare(
       `INSERT OR IGNORE INTO vec_versions (key, model, dimensions, quantization, created_at)
        VALUES (?, ?, ?, ?, ?)`,

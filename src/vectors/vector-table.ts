@@ -71,7 +71,7 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
   const floats =
     quantization === 'none'
       ? { table: `${t}_vec`, key: 'rowid', column: 'emb' }
-      : { table: `${t}_floats`, key: 'key', column: 'v' };
+      : { table: `${t}_floats`, key: 'rowid', column: 'v' };
   const knn = `SELECT rowid AS key, distance FROM ${t}_vec
     WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
   return {
@@ -81,11 +81,11 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
     insertFloats:
       quantization === 'none'
         ? undefined
-        : db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (key, v) VALUES (?, ?)`),
+        : db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (rowid, v) VALUES (?, ?)`),
     removeFloats:
       quantization === 'none'
         ? undefined
-        : db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE key = ?`),
+        : db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE rowid = ?`),
     floatsOf: db
       .prepare<[bigint], Buffer>(
         `SELECT ${floats.column} FROM ${floats.table} WHERE ${floats.key} = ?`,

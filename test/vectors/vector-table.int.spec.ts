@@ -2,7 +2,7 @@
  * One version's table on a real SQLite file with sqlite-vec: a quantized version's KNN, which
  * passes a learned distance bound to vec0, returns what an unbounded KNN returns however narrow
  * or wide the bound its earlier searches taught it; candidates are re-scored with the float
- * vectors read by key from a plain table beside vec0, which go with the row.
+ * vectors read by key from a table of small chunks beside the searched one, which go with the row.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,7 +111,7 @@ describe.each<Quantization>(['binary', 'int8'])('a %s version', (quantization) =
     expect(table.cached(contentDigest('text 3'))).toEqual(vectorOf(3));
     const floatsHeld = (seq: number) =>
       db
-        .prepare(`SELECT count(*) FROM ${table.version.key}_floats WHERE key = ?`)
+        .prepare(`SELECT count(*) FROM ${table.version.key}_floats WHERE rowid = ?`)
         .pluck()
         .get(rowKey(1, seq));
     expect(floatsHeld(3)).toBe(1);
