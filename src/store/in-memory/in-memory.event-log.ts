@@ -129,10 +129,9 @@ function inMemoryLog(memoryId: string, ctx: LogContext): SizedEventLog {
       yield m.events[seq]!;
     }
   }
-  async function* projectedRange(options: Omit<ReadOptions, 'direction'>) {
+  async function* withStoredForm(events: AsyncIterable<Sequenced>) {
     // Events are kept as appended, in the current schema version: that is their stored form.
-    for await (const event of storedRange({ ...options, direction: 'forwards' }))
-      yield { event, stored: storedFormOfEvent(event) };
+    for await (const event of events) yield { event, stored: storedFormOfEvent(event) };
   }
   return {
     memoryId,
@@ -165,7 +164,10 @@ function inMemoryLog(memoryId: string, ctx: LogContext): SizedEventLog {
     },
     read: (options: ReadOptions = {}) => decodeEach(codec, memoryId, storedRange(options)),
     readProjected(options = {}) {
-      return decodeProjected(codec, memoryId, projectedRange(options));
+      const range = { ...options, direction: 'forwards' as const };
+      // Without a codec the events are read as this log reads them (a traced log traces it).
+      const events = codec ? storedRange(range) : this.read(range);
+      return decodeProjected(codec, memoryId, withStoredForm(events));
     },
     async get(id) {
       if (ready) await ready;
