@@ -51,7 +51,11 @@ export interface ContentCodec {
   start(host: CodecHost): Promise<unknown>;
   /** The plain-text limits a caller splits by, from the limits of stored events. */
   limits(stored: AppendLimits): AppendLimits;
-  /** Encodes validated events for an append of one memory (`host` looks up stored targets). */
+  /**
+   * Encodes validated events for an append of one memory (`host` looks up stored targets).
+   * Deterministic for one item and one content: the guard's idempotency check compares the
+   * stored forms, so a retried append must encode to the bytes already stored.
+   */
   encode(memoryId: string, events: readonly MemoryEvent[], host: CodecHost): Promise<EncodedAppend>;
   /** Decodes stored events of one memory, in order (synchronous: a key lookup, no I/O wait). */
   decode<E extends Sequenced>(memoryId: string, events: readonly E[]): E[];
