@@ -123,13 +123,14 @@ export function checkEventSize(event: MemoryEvent, limits: AppendLimits): number
 }
 
 /**
- * Erasures the sealed store (src/store/sealed) hands down: an adapter appends an Erasure only
- * from there, where the targets' keys are destroyed once it is on record. Anywhere else it
- * would be a silent no-op — content stored in plain text stays readable — so it is refused.
+ * Erasures a content codec encoded (src/store/content-codec.ts): an adapter appends an Erasure
+ * only through a codec that holds the keys, which destroys the targets' keys once it is on
+ * record. Anywhere else it would be a silent no-op — content stored in plain text stays
+ * readable — so it is refused.
  */
 const permittedErasures = new WeakSet<object>();
 
-/** Marks an event the sealed store appends; only a marked Erasure passes {@link validateAppendInput}. */
+/** Marks an event a content codec encoded; only a marked Erasure passes {@link validateAppendInput}. */
 export function permitErasure<E extends MemoryEvent>(event: E): E {
   if (event.kind === 'erasure') permittedErasures.add(event);
   return event;
@@ -137,7 +138,7 @@ export function permitErasure<E extends MemoryEvent>(event: E): E {
 
 function refuseUnsealedErasure(event: MemoryEvent): void {
   if (isErased(event)) {
-    // The sealed store seals an imported erased item (with no words) before it reaches here.
+    // A content codec seals an imported erased item (with no words) before it reaches here.
     throw new MemoryError(
       'ERASURE_UNAVAILABLE',
       `Event ${event.id} is an erased ${event.kind} (an export's marker): this store has no key store, so it cannot hold the erasure. Import into a store with a key store (the application's default).`,

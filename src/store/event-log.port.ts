@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import type { MemoryEvent, Sequenced } from '../core/index.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
 import type { CheckpointArchive } from './checkpoint-archive.port.js';
+import type { ContentCodec } from './content-codec.js';
 import type { ProjectedEvent } from './projection.port.js';
 
 /** Options of {@link EventLog.append}. */
@@ -118,6 +119,12 @@ export interface MemoryStore {
   holdsSealedContent?(): Promise<boolean>;
   /** Releases connections and ends open subscriptions. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Present on an adapter opened without a content codec: the same store (its connection, its
+   * files) with `codec` applied where it encodes and decodes events, so its guard and rows keep
+   * the encoded form while reads and projections see plain events. This store is not used again.
+   */
+  withCodec?(codec: ContentCodec): MemoryStore;
   /**
    * Present on a store whose own database can hold the read models (SQLite): they are then
    * written in the same transaction as each append, so a writer reads its own writes at once.

@@ -11,6 +11,7 @@ import type {
   MemoryStore,
   ReadOptions,
 } from '../../store/event-log.port.js';
+import type { ContentCodec } from '../../store/content-codec.js';
 import { memledgerInstruments } from '../../telemetry/instruments.js';
 import { GenAiAttr, MemledgerAttr, SpanName } from '../../telemetry/semconv.js';
 import {
@@ -40,6 +41,9 @@ export function traceStore(store: MemoryStore): MemoryStore {
     get(target, property) {
       if (property === TRACED) return true;
       if (property === 'log') return (memoryId?: string) => traceLog(target.log(memoryId), kind);
+      // The same store with a content codec (sealedStore) stays traced.
+      if (property === 'withCodec' && target.withCodec)
+        return (codec: ContentCodec) => traceStore(target.withCodec!(codec));
       return Reflect.get(target, property, target) as unknown;
     },
   });

@@ -9,36 +9,17 @@
  * the expected revision it decided at; subscriptions survive outages
  * (eventstoredb.subscription.ts); vendor errors are translated (eventstoredb.errors.ts).
  */
-import { EVENT_TYPE_ALLOWANCE, LIMITS, MemoryError, type MemoryEvent } from '../../core/index.js';
-import { validateAppendInput, type SizedEventLog } from '../append-input.js';
-import type {
-  AppendOptions,
-  MemoryStore,
-  ReadOptions,
-  SubscribeOptions,
-} from '../event-log.port.js';
-import { computedAppendInTurn } from './eventstoredb.append.js';
-import { guardedAppend } from './eventstoredb.append-queue.js';
+import { EVENT_TYPE_ALLOWANCE, LIMITS, MemoryError } from '../../core/index.js';
+import type { CodecHost, ContentCodec } from '../content-codec.js';
+import type { MemoryStore } from '../event-log.port.js';
 import { connect, type EventStoreDbStoreOptions } from './eventstoredb.connection.js';
-import { catchUp } from './eventstoredb.catch-up.js';
 import { eventStoreDbCheckpointArchive } from './eventstoredb.checkpoint-archive.js';
 import { IdIndexFile } from './id-index/id-index.file.js';
 import { indexedMemory, type IndexedMemory } from './id-index/id-index.js';
 import { listMemoryIds } from './eventstoredb.memory-ids.js';
-import {
-  fail,
-  decodeTrustedResolved,
-  projectResolved,
-  projectTrustedResolved,
-  readLastSeq,
-  readOne,
-  readRange,
-  streamOf,
-  type EsdbContext,
-} from './eventstoredb.reads.js';
-import { resilientSubscription } from './eventstoredb.subscription.js';
+import { streamOf, type EsdbContext } from './eventstoredb.reads.js';
+import { eventStoreDbLog, type LogCodec } from './eventstoredb.memory-log.js';
 import { checkMemoryId } from '../memory-id.js';
-import { resolveReadRange } from '../read-range.js';
 
 export type { EventStoreDbStoreOptions } from './eventstoredb.connection.js';
 
@@ -168,14 +149,10 @@ export function openEventStoreDbStore(
     return found;
   };
 
-  return {
+  const shared: EsdbShared = {
+    context,
+    memoryOf,
     description: owned ? `EventStoreDB ${scheme}://${endpoint}` : `EventStoreDB (${endpoint})`,
-    log(memoryId) {
-      const id = checkMemoryId(memoryId);
-      return eventStoreDbLog(context, id, memoryOf(id));
-    },
-    memoryIds: () => listMemoryIds(context),
-    checkpoints: eventStoreDbCheckpointArchive(context),
     async close() {
       if (closed) return;
       closed = true;
@@ -185,107 +162,51 @@ export function openEventStoreDbStore(
       idIndex.close();
     },
   };
+  return eventStoreDbStore(shared, undefined);
 }
 
-function eventStoreDbLog(
-  context: EsdbContext,
-  memoryId: string,
-  memory: IndexedMemory,
-): SizedEventLog {
-  const stream = streamOf(context, memoryId);
-  return {
-    memoryId,
-    get limits() {
-      return context.limits;
+/** What every view of one connection shares (the store, and the store with a codec). */
+interface EsdbShared {
+  readonly context: EsdbContext;
+  readonly memoryOf: (memoryId: string) => IndexedMemory;
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+function eventStoreDbStore(shared: EsdbShared, codec: ContentCodec | undefined): MemoryStore {
+  const { context, memoryOf } = shared;
+  const logOf = (memoryId: string | undefined, logCodec: LogCodec) => {
+    const id = checkMemoryId(memoryId);
+    return eventStoreDbLog(context, id, memoryOf(id), logCodec);
+  };
+  // The codec looks up stored events (to start, and for an Erasure's targets) without itself.
+  const host: CodecHost = {
+    getStored: (memoryId, id) =>
+      logOf(memoryId, { codec: undefined, ready: undefined, host }).get(id),
+    files: [],
+  };
+  const ready = codec?.start(host);
+  const logCodec: LogCodec = { codec, ready, host };
+  let codecClosed = false;
+  const store: MemoryStore = {
+    description: codec ? `${shared.description}, ${codec.description}` : shared.description,
+    log: (memoryId) => logOf(memoryId, logCodec),
+    async memoryIds() {
+      if (ready) await ready;
+      return listMemoryIds(context);
     },
-    async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const events = validateAppendInput(input, context.limits);
-      context.ensureOpen();
+    checkpoints: eventStoreDbCheckpointArchive(context),
+    async close() {
+      if (ready) await ready.catch(() => undefined);
       try {
-        return await guardedAppend(stream, memory, events, options.expectedLastSeq);
-      } catch (error) {
-        throw fail(stream, error, 'append');
-      }
-    },
-    async appendAtHead(compute, attempts) {
-      context.ensureOpen();
-      try {
-        return await memory.mutex.run(() =>
-          computedAppendInTurn(stream, memory, compute, attempts),
-        );
-      } catch (error) {
-        throw fail(stream, error, 'append');
-      }
-    },
-    async *read(options: ReadOptions = {}) {
-      resolveReadRange(options, null); // rejects a bad range before any I/O
-      // A forwards read to a given seq needs no head: the server ends it where the stream ends.
-      // (Catch-ups read this way, so each costs one round trip, not two.)
-      const { toSeq, direction = 'forwards' } = options;
-      const bounded = toSeq !== undefined && direction === 'forwards';
-      const range = resolveReadRange(options, bounded ? toSeq : await readLastSeq(stream));
-      const forwards = range.direction === 'forwards';
-      const span = range.hi - range.lo + 1;
-      if (span <= 0 || range.limit === 0) return;
-      yield* readRange(
-        stream,
-        {
-          from: forwards ? range.lo : range.hi,
-          count: Math.min(span, range.limit),
-          direction: range.direction,
-        },
-        options.trusted ? decodeTrustedResolved : undefined,
-      );
-    },
-    async *readProjected(options = {}) {
-      const { toSeq } = options;
-      const range = resolveReadRange(
-        { ...options, direction: 'forwards' },
-        toSeq ?? (await readLastSeq(stream)),
-      );
-      const span = range.hi - range.lo + 1;
-      if (span <= 0 || range.limit === 0) return;
-      yield* readRange(
-        stream,
-        { from: range.lo, count: Math.min(span, range.limit), direction: 'forwards' },
-        options.trusted ? projectTrustedResolved : projectResolved,
-      );
-    },
-    async get(id) {
-      context.ensureOpen();
-      const key = id.toLowerCase();
-      try {
-        // The index answers where the id is; only that one revision is read.
-        await memory.mutex.run(() => catchUp(stream, memory.index));
-        const entry = memory.index.entry(key);
-        if (entry === undefined) return undefined;
-        const event = await readOne(stream, entry.seq);
-        if (event?.id !== key) {
-          throw new MemoryError(
-            'LOG_INVARIANT_VIOLATED',
-            `Memory ${memoryId} indexes event ${key} at seq ${entry.seq}, but its stream holds ${event?.id ?? 'nothing'} there.`,
-            { details: { memoryId, id: key, seq: entry.seq } },
-          );
+        await shared.close();
+      } finally {
+        if (codec && !codecClosed) {
+          codecClosed = true;
+          codec.close();
         }
-        return event;
-      } catch (error) {
-        throw fail(stream, error, 'get');
       }
-    },
-    async lastSeq() {
-      return readLastSeq(stream);
-    },
-    subscribe(options: SubscribeOptions = {}) {
-      context.ensureOpen();
-      const fromSeq = options.fromSeq ?? 0;
-      if (!Number.isSafeInteger(fromSeq) || fromSeq < 0) {
-        throw new MemoryError(
-          'VALIDATION_FAILED',
-          `Invalid subscribe: fromSeq must be an integer of 0 or more, got ${fromSeq}.`,
-          { issues: [{ path: 'fromSeq', message: 'must be an integer of 0 or more' }] },
-        );
-      }
-      return resilientSubscription(stream, fromSeq, options.signal);
     },
   };
+  return codec ? store : { ...store, withCodec: (given) => eventStoreDbStore(shared, given) };
 }

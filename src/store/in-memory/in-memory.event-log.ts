@@ -10,12 +10,19 @@ import {
   type Sequenced,
   type StoredEntry,
 } from '../../core/index.js';
-import { validateAppendInput } from '../append-input.js';
+import { DEFAULT_APPEND_LIMITS, type SizedEventLog } from '../append-input.js';
 import { catchUpThenLive } from '../catch-up-subscription.js';
 import { ChangeFeed } from '../change-notifier.js';
+import {
+  decodeEach,
+  decodeProjected,
+  encodeAppend,
+  plainAppend,
+  type CodecHost,
+  type ContentCodec,
+} from '../content-codec.js';
 import type {
   AppendOptions,
-  EventLog,
   MemoryStore,
   ReadOptions,
   SubscribeOptions,
@@ -35,98 +42,153 @@ export function openInMemoryStore(): MemoryStore {
   // Every writer is in this process: wake-ups come from appends, never from a timer.
   const changes = new ChangeFeed(undefined);
   let closed = false;
-
-  const memory = (memoryId: string): MemoryLog => {
-    let found = memories.get(memoryId);
-    if (!found) {
-      found = { events: [], entries: new Map() };
-      memories.set(memoryId, found);
-    }
-    return found;
-  };
-  const ensureOpen = () => {
-    if (closed) throw new MemoryError('STORE_CLOSED', 'The in-memory store is closed.');
-  };
-
-  return {
-    description: 'in-memory',
-    log(memoryId) {
-      const id = checkMemoryId(memoryId);
-      return inMemoryLog(
-        id,
-        () => (ensureOpen(), memory(id)),
-        changes,
-        () => closed,
-      );
+  const shared: Shared = {
+    memory(memoryId) {
+      if (closed) throw new MemoryError('STORE_CLOSED', 'The in-memory store is closed.');
+      let found = memories.get(memoryId);
+      if (!found) {
+        found = { events: [], entries: new Map() };
+        memories.set(memoryId, found);
+      }
+      return found;
     },
-    memoryIds() {
-      return Promise.resolve(
-        [...memories]
-          .filter(([, m]) => m.events.length > 0)
-          .map(([id]) => id)
-          .sort(),
-      );
-    },
+    memoryIds: () =>
+      [...memories]
+        .filter(([, m]) => m.events.length > 0)
+        .map(([id]) => id)
+        .sort(),
+    changes,
+    isClosed: () => closed,
     close() {
       closed = true;
       changes.close();
-      return Promise.resolve();
     },
   };
+  return inMemoryStore(shared, undefined);
 }
 
-function inMemoryLog(
-  memoryId: string,
-  open: () => MemoryLog,
-  changes: ChangeFeed,
-  isClosed: () => boolean,
-): EventLog {
+/** What every view of one in-memory store shares (the store, and the store with a codec). */
+interface Shared {
+  memory(memoryId: string): MemoryLog;
+  memoryIds(): string[];
+  readonly changes: ChangeFeed;
+  readonly isClosed: () => boolean;
+  close(): void;
+}
+
+/** What the logs of one view share. */
+interface LogContext extends Shared {
+  readonly codec: ContentCodec | undefined;
+  readonly ready: Promise<unknown> | undefined;
+  readonly host: CodecHost;
+}
+
+function inMemoryStore(shared: Shared, codec: ContentCodec | undefined): MemoryStore {
+  const stored = (memoryId: string, id: string) =>
+    Promise.resolve(shared.memory(memoryId).entries.get(id.toLowerCase())?.event);
+  const host: CodecHost = { getStored: stored, files: [] };
+  const ready = codec?.start(host);
+  const context: LogContext = { ...shared, codec, ready, host };
+  let codecClosed = false;
+  const store: MemoryStore = {
+    description: codec ? `in-memory, ${codec.description}` : 'in-memory',
+    log(memoryId) {
+      return inMemoryLog(checkMemoryId(memoryId), context);
+    },
+    async memoryIds() {
+      if (ready) await ready;
+      return shared.memoryIds();
+    },
+    async close() {
+      if (ready) await ready.catch(() => undefined);
+      shared.close();
+      if (codec && !codecClosed) {
+        codecClosed = true;
+        codec.close();
+      }
+    },
+  };
+  return codec ? store : { ...store, withCodec: (given) => inMemoryStore(shared, given) };
+}
+
+function inMemoryLog(memoryId: string, ctx: LogContext): SizedEventLog {
+  const { codec, ready } = ctx;
+  const open = () => ctx.memory(memoryId);
   const lastSeqOf = (m: MemoryLog) => (m.events.length === 0 ? null : m.events.length - 1);
+  const limits = DEFAULT_APPEND_LIMITS;
+  const plain = <E extends Sequenced>(events: E[]): E[] =>
+    codec ? codec.decode(memoryId, events) : events;
+  /** The events of a range as the store keeps them. */
+  async function* storedRange(options: ReadOptions) {
+    if (ready) await ready;
+    const m = open();
+    const range = resolveReadRange(options, lastSeqOf(m));
+    const step = range.direction === 'forwards' ? 1 : -1;
+    let seq = range.direction === 'forwards' ? range.lo : range.hi;
+    for (let n = 0; n < range.limit && seq >= range.lo && seq <= range.hi; n++, seq += step) {
+      yield m.events[seq]!;
+    }
+  }
+  async function* withStoredForm(events: AsyncIterable<Sequenced>) {
+    // Events are kept as appended, in the current schema version: that is their stored form.
+    for await (const event of events) yield { event, stored: storedFormOfEvent(event) };
+  }
   return {
     memoryId,
+    limits: codec ? codec.limits(limits) : limits,
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const events = validateAppendInput(input);
-      const m = open();
-      const decision = decideAppend(
-        { memoryId, lastSeq: lastSeqOf(m), entries: m.entries },
-        events,
-        options.expectedLastSeq,
-      );
-      for (const event of decision.toWrite) {
-        m.events.push(event);
-        indexStoredEvent(m.entries, event, true);
+      const encoded = codec
+        ? await encodeAppend(codec, memoryId, input, { limits, host: ctx.host, ready })
+        : plainAppend(input, limits);
+      let decision;
+      try {
+        const m = open();
+        // Idempotency compares the stored forms: sealing is deterministic for one item and one
+        // content (src/keys/content-seal.ts), so the same words seal to the same bytes.
+        decision = decideAppend(
+          { memoryId, lastSeq: lastSeqOf(m), entries: m.entries },
+          encoded.stored,
+          options.expectedLastSeq,
+        );
+        for (const event of decision.toWrite) {
+          m.events.push(event);
+          indexStoredEvent(m.entries, event, true);
+        }
+      } catch (error) {
+        encoded.settle(false);
+        throw error;
       }
-      if (decision.toWrite.length > 0) changes.of(memoryId).notify();
-      return decision.stored;
+      encoded.settle(true);
+      if (decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
+      return decision.stored.map(encoded.plainOf);
     },
-    async *read(options: ReadOptions = {}) {
-      const m = open();
-      const range = resolveReadRange(options, lastSeqOf(m));
-      const step = range.direction === 'forwards' ? 1 : -1;
-      let seq = range.direction === 'forwards' ? range.lo : range.hi;
-      for (let n = 0; n < range.limit && seq >= range.lo && seq <= range.hi; n++, seq += step) {
-        yield m.events[seq]!;
-      }
-    },
-    async *readProjected(options = {}) {
-      // Events are kept as appended, in the current schema version: that is their stored form.
-      for await (const event of this.read({ ...options, direction: 'forwards' }))
-        yield { event, stored: storedFormOfEvent(event) };
+    read: (options: ReadOptions = {}) => decodeEach(codec, memoryId, storedRange(options)),
+    readProjected(options = {}) {
+      const range = { ...options, direction: 'forwards' as const };
+      // Without a codec the events are read as this log reads them (a traced log traces it).
+      const events = codec ? storedRange(range) : this.read(range);
+      return decodeProjected(codec, memoryId, withStoredForm(events));
     },
     async get(id) {
-      return open().entries.get(id.toLowerCase())?.event;
+      if (ready) await ready;
+      const event = open().entries.get(id.toLowerCase())?.event;
+      return event && plain([event])[0];
     },
     async lastSeq() {
+      if (ready) await ready;
       return lastSeqOf(open());
     },
     subscribe(options: SubscribeOptions = {}) {
       const m = open();
       return catchUpThenLive(
         {
-          page: (fromSeq, max) => Promise.resolve(m.events.slice(fromSeq, fromSeq + max)),
-          changes,
+          page: async (fromSeq, max) => {
+            if (ready) await ready;
+            return plain(m.events.slice(fromSeq, fromSeq + max));
+          },
+          changes: ctx.changes,
           memoryId,
-          isClosed,
+          isClosed: ctx.isClosed,
         },
         options.fromSeq ?? 0,
         options.signal,

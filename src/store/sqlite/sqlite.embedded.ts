@@ -1,6 +1,7 @@
 /**
  * What the SQLite store lends the read models that live in its file: the connection, a hook in
- * every append's transaction, and events read by seq for their pages.
+ * every append's transaction, and events read by seq for their pages, decoded with the store's
+ * content codec as every read is.
  */
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../../core/index.js';
@@ -8,20 +9,28 @@ import type { WalScrubber } from '../../db/wal-scrub.js';
 import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
 import { idKey, idOfKey, splitIdKeys } from '../../db/encodings.js';
 import { storedFormOf } from '../codec.js';
+import { decodeProjectedBatch, type ContentCodec } from '../content-codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import type { StoredFields } from '../../core/index.js';
 import { decodeTrustedRow, decodeTrustedStoredRow } from './sqlite.codec.js';
 import type { Statements } from './sqlite.statements.js';
 
-/** The store's {@link EmbeddedDatabase}; `hooks` is the list every append transaction runs. */
-export function embeddedDatabase(
-  db: Database.Database,
-  statements: Statements,
-  hooks: AppendHook[],
-  typeOf: (code: number) => string,
-  path: string,
-  wal: WalScrubber,
-): EmbeddedDatabase {
+/** What {@link embeddedDatabase} reads with. */
+export interface EmbeddedParts {
+  readonly db: Database.Database;
+  readonly statements: Statements;
+  /** The list every append transaction runs. */
+  readonly hooks: AppendHook[];
+  readonly typeOf: (code: number) => string;
+  readonly path: string;
+  readonly wal: WalScrubber;
+  /** The store's content codec: events read for projections are decoded with it. */
+  readonly codec: ContentCodec | undefined;
+}
+
+/** The store's {@link EmbeddedDatabase}. */
+export function embeddedDatabase(parts: EmbeddedParts): EmbeddedDatabase {
+  const { db, statements, hooks, typeOf, path, wal, codec } = parts;
   return {
     database: db,
     path,
@@ -45,7 +54,7 @@ export function embeddedDatabase(
           stored: storedFormOf(type, row.version, fields),
         });
       }
-      return out;
+      return decodeProjectedBatch(codec, memoryId, out);
     },
     eventsAt: (memoryId, seqs) => {
       const where = `SQLite ${path} memory ${memoryId}`;
@@ -54,7 +63,8 @@ export function embeddedDatabase(
       // One indexed read for the whole page, not one per seq.
       for (const row of statements.eventsAt.all(memoryId, JSON.stringify(seqs)))
         out.set(row[0], decodeTrustedRow(row, typeOf(row[3]), where));
-      return out;
+      if (!codec) return out;
+      return new Map(codec.decode(memoryId, [...out.values()]).map((e) => [e.seq, e]));
     },
     seqsOf: (memoryId, ids) => {
       const out = new Map<string, number>();

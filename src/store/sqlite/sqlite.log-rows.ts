@@ -11,9 +11,13 @@ import { encodeRow } from './sqlite.codec.js';
 import { rowBuffer } from '../../db/multi-row-insert.js';
 import type { Statements } from './sqlite.statements.js';
 
+/** The caller's plain event for a stored one of the append (the content codec's `plainOf`). */
+export type PlainOf = (stored: Sequenced) => Sequenced;
+
 /**
- * Inserts the rows of `events` (in order) into the log of the memory keyed `key`; returns them as
- * the append's projections receive them (src/store/projection.port.ts). Events that mark
+ * Inserts the rows of `events` (in order, as the store keeps them) into the log of the memory
+ * keyed `key`; returns them as the append's projections receive them
+ * (src/store/projection.port.ts): the plain event beside the stored form. Events that mark
  * nothing go many to a statement (src/db/multi-row-insert.ts). A Deletion or Erasure is inserted
  * alone, its target rows recorded from its row's position.
  */
@@ -21,14 +25,16 @@ export function insertLogRows(
   sql: Statements,
   key: number,
   events: readonly Sequenced[],
-  where: string,
+  append: { readonly where: string; readonly plainOf: PlainOf },
 ): ProjectedEvent[] {
+  const { where, plainOf } = append;
   const rows = rowBuffer(sql.insertEvents);
   const written: ProjectedEvent[] = [];
   for (const event of events) {
     const { id, type, version, payload } = encodeRow(event);
     const { kind } = event;
-    written.push(new LazyProjected(event, EVENT_TYPES[kind], EVENT_VERSIONS[kind], event, payload));
+    const plain = plainOf(event);
+    written.push(new LazyProjected(plain, EVENT_TYPES[kind], EVENT_VERSIONS[kind], event, payload));
     if (event.kind !== 'deletion' && event.kind !== 'erasure') {
       rows.add(key, event.seq, id, type, version, payload);
       continue;
