@@ -100,11 +100,14 @@ export async function checkAgainstLog(
   log: EventLog,
   head: number,
 ): Promise<void> {
+  let known = head;
   for (const { handler } of projections) {
     const checkpoint = handler.checkpoint(log.memoryId);
     if (checkpoint < 0) continue;
+    // Another process on the file may have appended (and applied) since `head` was read.
+    if (checkpoint > known) known = (await log.lastSeq()) ?? -1;
     let atCheckpoint: ProjectedEvent | undefined;
-    if (checkpoint <= head)
+    if (checkpoint <= known)
       for await (const projected of log.readProjected({
         fromSeq: checkpoint,
         toSeq: checkpoint,

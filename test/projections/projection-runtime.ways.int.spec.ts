@@ -126,6 +126,69 @@ describe('a writer’s own appends on a store without inline hooks', () => {
   });
 });
 
+describe('two processes on one SQLite file', () => {
+  /** A runtime on `store`'s connection whose projection counts its resets in `resets`. */
+  const runtimeOn = (
+    store: ReturnType<typeof openSqliteStore>,
+    resets: string[],
+    source: Pick<MemoryStore, 'log' | 'memoryIds'> = store,
+  ) => {
+    const runtime = openProjectionRuntime(
+      store.embedded!.database,
+      'shared',
+      source,
+      store.embedded,
+    );
+    const projection = seqsProjection('stored', { stored: true });
+    runtime.register({
+      ...projection,
+      open: (context) => {
+        const handler = projection.open(context);
+        const reset = (memoryId: string) => (resets.push(memoryId), handler.reset(memoryId));
+        return { ...handler, reset };
+      },
+    });
+    return runtime;
+  };
+
+  it('leave a projection the other moved past the head they read alone, not reset', async () => {
+    const path = join(dir, `shared-${++n}.db`);
+    const writer = openSqliteStore({ path });
+    const reader = openSqliteStore({ path });
+    let racing = true;
+    // The reader's log: the writer appends (and applies) right after the reader read the head.
+    const racedLog = (memoryId?: string) => {
+      const log = reader.log(memoryId);
+      const lastSeq = async () => {
+        const head = await log.lastSeq();
+        if (racing) {
+          racing = false;
+          await writer.log('m').append([message('appended meanwhile')]);
+        }
+        return head;
+      };
+      return Object.assign(Object.create(log) as typeof log, { lastSeq });
+    };
+    const readerResets: string[] = [];
+    try {
+      const writing = runtimeOn(writer, []);
+      await writer.log('m').append([message('one'), message('two')]);
+      expect(await writing.advance('m')).toBe(1);
+      const reading = runtimeOn(reader, readerResets, {
+        log: racedLog,
+        memoryIds: () => reader.memoryIds(),
+      });
+      expect(await reading.advance('m')).toBeGreaterThanOrEqual(1);
+      expect(racing).toBe(false);
+      expect(readerResets).toEqual([]);
+      expect(seqsOf(reading, 'stored')).toEqual([0, 1, 2]);
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+});
+
 describe('the runtime in the SQLite store’s own file', () => {
   const open = (path: string) => {
     const store = openSqliteStore({ path });
