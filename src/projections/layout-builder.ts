@@ -179,6 +179,10 @@ function changedUnder(name: string, version: number): MemoryError {
   );
 }
 
+/** Waits `ms` (0: the next turn) without keeping the process alive for a background build. */
 function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms === 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
+  return new Promise((resolve) => {
+    if (ms === 0) setImmediate(resolve);
+    else setTimeout(resolve, ms).unref();
+  });
 }
