@@ -108,6 +108,33 @@ export async function encodeAppend(
   }
 }
 
+/**
+ * One append through `codec` (none: the events as given): encodes it, hands the stored events to
+ * `write` (the adapter's guard and write), settles what the codec began by whether `write`
+ * succeeded, and answers the decision with the caller's plain events for the stored ones.
+ * Without a codec, `write` is called in the caller's turn (see {@link plainAppend}).
+ */
+export async function appendThrough<D extends { readonly stored: readonly Sequenced[] }>(
+  codec: ContentCodec | undefined,
+  memoryId: string,
+  input: readonly MemoryEvent[],
+  context: Parameters<typeof encodeAppend>[3],
+  write: (encoded: EncodedAppend) => D | Promise<D>,
+): Promise<{ readonly decision: D; readonly events: Sequenced[] }> {
+  const encoded = codec
+    ? await encodeAppend(codec, memoryId, input, context)
+    : plainAppend(input, context.limits);
+  let decision: D;
+  try {
+    decision = await write(encoded);
+  } catch (error) {
+    encoded.settle(false);
+    throw error;
+  }
+  encoded.settle(true);
+  return { decision, events: decision.stored.map(encoded.plainOf) };
+}
+
 /** Decodes stored events read in order, a batch per codec call. */
 export async function* decodeEach(
   codec: ContentCodec | undefined,

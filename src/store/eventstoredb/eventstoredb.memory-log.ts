@@ -8,8 +8,7 @@ import type { SizedEventLog } from '../append-input.js';
 import {
   decodeEach,
   decodeProjected,
-  encodeAppend,
-  plainAppend,
+  appendThrough,
   type CodecHost,
   type ContentCodec,
 } from '../content-codec.js';
@@ -55,19 +54,22 @@ export function eventStoreDbLog(
       return codec ? codec.limits(context.limits) : context.limits;
     },
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const encoded = codec
-        ? await encodeAppend(codec, memoryId, input, { limits: context.limits, host, ready })
-        : plainAppend(input, context.limits);
-      context.ensureOpen();
-      let stored: readonly Sequenced[];
-      try {
-        stored = await guardedAppend(stream, memory, encoded.stored, options.expectedLastSeq);
-      } catch (error) {
-        encoded.settle(false);
-        throw fail(stream, error, 'append');
-      }
-      encoded.settle(true);
-      return stored.map(encoded.plainOf);
+      const { events } = await appendThrough(
+        codec,
+        memoryId,
+        input,
+        { limits: context.limits, host, ready },
+        async (encoded) => {
+          context.ensureOpen();
+          try {
+            const at = options.expectedLastSeq;
+            return { stored: await guardedAppend(stream, memory, encoded.stored, at) };
+          } catch (error) {
+            throw fail(stream, error, 'append');
+          }
+        },
+      );
+      return events;
     },
     async appendAtHead(compute, attempts) {
       if (ready) await ready;

@@ -16,8 +16,7 @@ import { ChangeFeed } from '../change-notifier.js';
 import {
   decodeEach,
   decodeProjected,
-  encodeAppend,
-  plainAppend,
+  appendThrough,
   type CodecHost,
   type ContentCodec,
 } from '../content-codec.js';
@@ -137,30 +136,29 @@ function inMemoryLog(memoryId: string, ctx: LogContext): SizedEventLog {
     memoryId,
     limits: codec ? codec.limits(limits) : limits,
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const encoded = codec
-        ? await encodeAppend(codec, memoryId, input, { limits, host: ctx.host, ready })
-        : plainAppend(input, limits);
-      let decision;
-      try {
-        const m = open();
-        // Idempotency compares the stored forms: sealing is deterministic for one item and one
-        // content (src/keys/content-seal.ts), so the same words seal to the same bytes.
-        decision = decideAppend(
-          { memoryId, lastSeq: lastSeqOf(m), entries: m.entries },
-          encoded.stored,
-          options.expectedLastSeq,
-        );
-        for (const event of decision.toWrite) {
-          m.events.push(event);
-          indexStoredEvent(m.entries, event, true);
-        }
-      } catch (error) {
-        encoded.settle(false);
-        throw error;
-      }
-      encoded.settle(true);
+      const { decision, events } = await appendThrough(
+        codec,
+        memoryId,
+        input,
+        { limits, host: ctx.host, ready },
+        (encoded) => {
+          const m = open();
+          // Idempotency compares the stored forms: sealing is deterministic for one item and one
+          // content (src/keys/content-seal.ts), so the same words seal to the same bytes.
+          const decided = decideAppend(
+            { memoryId, lastSeq: lastSeqOf(m), entries: m.entries },
+            encoded.stored,
+            options.expectedLastSeq,
+          );
+          for (const event of decided.toWrite) {
+            m.events.push(event);
+            indexStoredEvent(m.entries, event, true);
+          }
+          return decided;
+        },
+      );
       if (decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
-      return decision.stored.map(encoded.plainOf);
+      return events;
     },
     read: (options: ReadOptions = {}) => decodeEach(codec, memoryId, storedRange(options)),
     readProjected(options = {}) {

@@ -16,7 +16,7 @@ import { validateAppendInput, type AppendLimits, type SizedEventLog } from '../a
 import { catchUpThenLive } from '../catch-up-subscription.js';
 import type { ChangeFeed } from '../change-notifier.js';
 import { LazyProjected } from '../codec.js';
-import { encodeAppend, plainAppend, type CodecHost, type ContentCodec } from '../content-codec.js';
+import { appendThrough, type CodecHost, type ContentCodec } from '../content-codec.js';
 import type {
   AppendHook,
   AppendOptions,
@@ -148,21 +148,18 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     memoryId,
     limits: codec ? codec.limits(limits) : limits,
     async append(input: readonly MemoryEvent[], options: AppendOptions = {}) {
-      const encoded = codec
-        ? await encodeAppend(codec, memoryId, input, { limits, host: ctx.host, ready })
-        : plainAppend(input, limits);
-      let decision;
-      try {
-        decision = await ctx.commitInGroup('append', () =>
-          guardedAppend(encoded.stored, options.expectedLastSeq, encoded.plainOf),
-        );
-      } catch (error) {
-        encoded.settle(false);
-        throw error;
-      }
-      encoded.settle(true);
+      const { decision, events } = await appendThrough(
+        codec,
+        memoryId,
+        input,
+        { limits, host: ctx.host, ready },
+        (encoded) =>
+          ctx.commitInGroup('append', () =>
+            guardedAppend(encoded.stored, options.expectedLastSeq, encoded.plainOf),
+          ),
+      );
       if (decision.toWrite.length > 0) ctx.changes.of(memoryId).notify();
-      return decision.stored.map(encoded.plainOf);
+      return events;
     },
     async appendComputed(compute) {
       if (ready) await ready;
