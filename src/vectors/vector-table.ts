@@ -67,25 +67,31 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
       : quantization === 'int8'
         ? "vec_quantize_int8(?, 'unit')"
         : 'vec_quantize_binary(?)';
-  // The float vectors: the searched column itself, or the copy kept for re-scoring.
+  // The float vectors: the searched column itself, or the copy kept for re-scoring. A quantized
+  // version of layout 1 kept it in vec0's `exact` column: read there while it retires.
+  const ownTable =
+    quantization !== 'none' &&
+    db
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
+      .get(`${t}_floats`) !== undefined;
   const floats =
     quantization === 'none'
       ? { table: `${t}_vec`, key: 'rowid', column: 'emb' }
-      : { table: `${t}_floats`, key: 'rowid', column: 'v' };
+      : ownTable
+        ? { table: `${t}_floats`, key: 'rowid', column: 'v' }
+        : { table: `${t}_vec`, key: 'rowid', column: 'exact' };
   const knn = `SELECT rowid AS key, distance FROM ${t}_vec
     WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
   return {
     insertVec: db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
       `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ${quantize}, ?, ?)`,
     ),
-    insertFloats:
-      quantization === 'none'
-        ? undefined
-        : db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (rowid, v) VALUES (?, ?)`),
-    removeFloats:
-      quantization === 'none'
-        ? undefined
-        : db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE rowid = ?`),
+    insertFloats: ownTable
+      ? db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (rowid, v) VALUES (?, ?)`)
+      : undefined,
+    removeFloats: ownTable
+      ? db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE rowid = ?`)
+      : undefined,
     floatsOf: db
       .prepare<[bigint], Buffer>(
         `SELECT ${floats.column} FROM ${floats.table} WHERE ${floats.key} = ?`,

@@ -133,3 +133,28 @@ describe('a float version', () => {
     );
   });
 });
+
+describe('a quantized version of layout 1 (floats in a column of the searched table)', () => {
+  it('opens, hands its floats to the cache and removes its rows', () => {
+    const key = 'vec_00000000000000aa';
+    db.exec(`CREATE VIRTUAL TABLE ${key}_vec USING vec0(vmem integer partition key,
+      emb bit[${DIMENSIONS}], exact float[${DIMENSIONS}], written integer, gone integer)`);
+    db.exec(`CREATE TABLE ${key}_keys (key INTEGER PRIMARY KEY, digest BLOB NOT NULL) STRICT`);
+    const bytes = vectorBytes(vectorOf(1));
+    db.prepare(
+      `INSERT INTO ${key}_vec (rowid, vmem, emb, exact, written, gone)
+       VALUES (?, 1, vec_quantize_binary(?), ?, 0, ?)`,
+    ).run(rowKey(1, 0), bytes, bytes, NEVER);
+    db.prepare(`INSERT INTO ${key}_keys VALUES (?, ?)`).run(rowKey(1, 0), contentDigest('one'));
+    const old = prepareVectorTable(db, {
+      key,
+      model: 'test-dense',
+      dimensions: DIMENSIONS,
+      quantization: 'binary',
+    });
+    expect(old.stored(contentDigest('one'))).toEqual(vectorOf(1));
+    expect(old.exact(vectorOf(1), [rowKey(1, 0)]).get(rowKey(1, 0))).toBeCloseTo(0, 5);
+    expect(old.remove(rowKey(1, 0))).toBe(true);
+    expect(old.stored(contentDigest('one'))).toBeUndefined();
+  });
+});
