@@ -1,5 +1,5 @@
 // Builds dist/ (tsc, then the bundle: scripts/bundle.mjs) when it is missing or older than any
-// file under src/, so `npm start` and the `memledger` binary work straight after `npm install`
+// file under src/ or the bundle script, so `npm start` and the `memledger` binary work straight after `npm install`
 // without a manual build step.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -23,7 +23,10 @@ export function buildIfNeeded() {
   const marker = join(root, 'dist', 'bundle', 'main.js');
   const src = join(root, 'src');
   if (!existsSync(src)) return false; // an installed package ships dist/ only
-  if (existsSync(marker) && statSync(marker).mtimeMs >= newestMtime(src)) return false;
+  const bundler = statSync(join(root, 'scripts', 'bundle.mjs')).mtimeMs;
+  if (existsSync(marker) && statSync(marker).mtimeMs >= Math.max(newestMtime(src), bundler)) {
+    return false;
+  }
   console.error('memledger: building (tsc, esbuild) ...');
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
