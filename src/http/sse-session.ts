@@ -107,7 +107,8 @@ export async function runEventStream(
     if (over()) return;
     stopAll();
     response.end(last);
-    const cut = setTimeout(() => response.destroy(), heartbeatMs);
+    // Unref'd: a client slow to hang up must not keep a closing process alive.
+    const cut = setTimeout(() => response.destroy(), heartbeatMs).unref();
     response.once('close', () => clearTimeout(cut));
   };
   const fail = (error: unknown) => finish(source.failure(error));

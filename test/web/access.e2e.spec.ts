@@ -5,16 +5,15 @@
  * claimed actor, proves an item with the key's read right, and filters the recall audit by
  * principal.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { openSqliteGrantStore, type CreatedKey } from '../../src/access/index.js';
 import { startServer, type RunningServer } from '../../src/http/index.js';
 import { untilAccepted } from '../access/isolation.fixture.js';
+import { CHROMIUM, chromiumAvailable as available, launch, post as postAs } from './web-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 if (!available) console.warn(`memledger web access tests skipped: ${CHROMIUM} is missing.`);
 const describeBrowser = available ? describe : describe.skip;
 
@@ -47,14 +46,8 @@ async function world(): Promise<World> {
     store: { kind: 'sqlite', path, pollMs: 20 },
   });
   await untilAccepted(server.url, seed.secret, seed.key.id);
-  const post = async (memoryId: string, route: string, body: object, secret: string) => {
-    const response = await fetch(`${server.url}/api/memories/${memoryId}/${route}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
-      body: JSON.stringify(body),
-    });
-    expect(response.status).toBe(201);
-  };
+  const post = (memoryId: string, route: string, body: object, secret: string) =>
+    postAs(server, `/api/memories/${memoryId}/${route}`, body, secret);
   for (const memoryId of ['alpha', 'beta', 'gamma']) {
     await post(
       memoryId,
@@ -85,15 +78,13 @@ describeBrowser('the page with access keys', () => {
   let browser: Browser;
   let w: World;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu'],
-    });
+    browser = await launch();
     w = await world();
   }, 60_000);
   afterAll(async () => {
-    await w?.dispose();
+    // The browser first: its pages' event streams end before the server closes.
     await browser?.close();
+    await w?.dispose();
   });
 
   it('asks for a key, then shows only what a read-only key may see and do', async () => {

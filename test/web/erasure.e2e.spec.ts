@@ -4,15 +4,18 @@
  * why, when) and never its words — in the state, the timeline, the item panel, search results
  * and past replay points — at 390 and 1440 px.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../src/http/index.js';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  SHOTS,
+  chromiumAvailable as available,
+  launch,
+  noSidewaysScroll,
+  post,
+  serve,
+} from './web-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-results/screenshots';
-const available = existsSync(CHROMIUM);
 if (!available) {
   console.warn(
     `memledger web erasure tests skipped: ${CHROMIUM} is missing (apt-get install chromium).`,
@@ -27,46 +30,13 @@ const title = available
 const SECRET = 'passport X1234567';
 const OTHER_SECRET = 'lives at 12 Elm Street';
 
-async function serveSealed(): Promise<{ server: RunningServer; dispose(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'memledger-web-erasure-'));
-  const path = join(dir, 'memledger.db');
-  const server = await startServer({
-    logger: false,
-    host: '127.0.0.1',
-    port: 0,
-    store: { kind: 'sqlite', path, pollMs: 20, keys: { kind: 'beside', path, env: {} } },
-  });
-  return {
-    server,
-    dispose: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function post(server: RunningServer, path: string, body: object) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; seq: number };
-}
-
-const noSidewaysScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 const pageText = (page: Page) => page.evaluate(() => document.body.innerText);
 
 describeBrowser(title, () => {
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launch();
   });
   afterAll(async () => {
     await browser?.close();
@@ -77,7 +47,7 @@ describeBrowser(title, () => {
     [1440, 900],
   ] as const) {
     it(`deletes and erases with "erase too" and shows the act, never the words, at ${width} px`, async () => {
-      const { server, dispose } = await serveSealed();
+      const { server, dispose } = await serve({ sealed: true });
       const page = await browser.newPage({ viewport: { width, height } });
       page.setDefaultTimeout(10_000);
       const errors: string[] = [];

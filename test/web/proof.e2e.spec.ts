@@ -5,49 +5,27 @@
  * on the way to the browser, or a server that cannot prove the item, is shown as not verified,
  * with what failed. An unsigned server's proof is shown as in the log, unsigned.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../src/http/index.js';
+import type { Browser, Page } from 'playwright-core';
+import type { RunningServer } from '../../src/http/index.js';
 import { generateSigner, type LogIdentity } from '../../src/tlog/index.js';
+import {
+  CHROMIUM,
+  chromiumAvailable as available,
+  launch,
+  post as postJson,
+  serve as serveWith,
+} from './web-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 if (!available) console.warn(`memledger proof page tests skipped: ${CHROMIUM} is missing.`);
 const describeBrowser = available ? describe : describe.skip;
 
 const signer = generateSigner('page.test');
 
-async function serve(
-  log: LogIdentity,
-): Promise<{ server: RunningServer; dispose(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'memledger-proof-page-'));
-  const path = join(dir, 'memledger.db');
-  const server = await startServer({
-    logger: false,
-    host: '127.0.0.1',
-    port: 0,
-    store: { kind: 'sqlite', path, pollMs: 20, keys: { kind: 'beside', path, env: {} } },
-    memory: { log },
-  });
-  return {
-    server,
-    dispose: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+/** A server on a sealed file that signs its checkpoints as `log`. */
+const serve = (log: LogIdentity) => serveWith({ sealed: true, log });
 
-async function post(server: RunningServer, content: string) {
-  const response = await fetch(`${server.url}/api/memories/default/messages`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ speaker: 'user', content }),
-  });
-  expect(response.status).toBe(201);
-}
+const post = (server: RunningServer, content: string) =>
+  postJson(server, '/api/memories/default/messages', { speaker: 'user', content });
 
 /** Opens the page, clicks the item holding `text`, and waits for its proof to settle. */
 async function proofOf(page: Page, server: RunningServer, text: string): Promise<string> {
@@ -64,10 +42,7 @@ async function proofOf(page: Page, server: RunningServer, text: string): Promise
 describeBrowser('the item panel proof in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox'],
-    });
+    browser = await launch();
   });
   afterAll(async () => {
     await browser?.close();

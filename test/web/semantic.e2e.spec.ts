@@ -4,15 +4,14 @@
  * its status says how the items were retrieved, and the item panel shows a Recall's retrieval
  * and, in an item's history, how each recall that used it retrieved.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { httpConfigFromEnv, startServer, type RunningServer } from '../../src/http/index.js';
 import { startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js';
+import { CHROMIUM, chromiumAvailable as available, launch } from './web-harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
 if (!available) console.warn(`memledger web tests skipped: ${CHROMIUM} is missing.`);
 const describeBrowser = available ? describe : describe.skip;
 
@@ -26,10 +25,7 @@ describeBrowser(
     let server: RunningServer;
     let dir: string;
     beforeAll(async () => {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launch();
       embeddings = await startEmbeddingServer(64);
       dir = mkdtempSync(join(tmpdir(), 'memledger-web-semantic-'));
       const { memory } = httpConfigFromEnv({

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../src/http/index.js';
+import type { LogIdentity } from '../../src/tlog/index.js';
 
 /** Debian's chromium package. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -30,9 +31,12 @@ export function launch(): Promise<Browser> {
   });
 }
 
-/** A server of the application on a fresh SQLite file (sealed when asked, as `npm start` is). */
+/**
+ * A server of the application on a fresh SQLite file (sealed when asked, as `npm start` is;
+ * signing its checkpoints as `log` when given).
+ */
 export async function serve(
-  options: { apiToken?: string; sealed?: boolean } = {},
+  options: { apiToken?: string; sealed?: boolean; log?: LogIdentity } = {},
 ): Promise<{ server: RunningServer; dispose(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-web-'));
   const path = join(dir, 'memledger.db');
@@ -47,6 +51,7 @@ export async function serve(
       ...(options.sealed ? { keys: { kind: 'beside', path, env: {} } } : {}),
     },
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
+    ...(options.log ? { memory: { log: options.log } } : {}),
   });
   return {
     server,
