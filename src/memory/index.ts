@@ -8,6 +8,7 @@ export * from './retention.js';
 export { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './semantic-options.js';
 export type { SemanticSettings, VectorStatus } from './semantic-retrieval.js';
 export * from './verifiable-log.js';
+export type * from './verifiable-log.types.js';
 export { pageOfState } from './state-page.js';
 export type {
   CleanupBacklog,

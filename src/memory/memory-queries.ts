@@ -31,7 +31,11 @@ import { itemRecalls, lookUpItem } from './item-lookup.js';
 import { inspectionSearch } from './inspection-search.js';
 import { auditRecalls } from './recall-audit.js';
 import { checkSeq, notFound, requireString } from './request-checks.js';
-import type { CheckpointNote, ConsistencyProofJson, InclusionProofJson } from './verifiable-log.js';
+import type {
+  CheckpointNote,
+  ConsistencyProofJson,
+  InclusionProofJson,
+} from './verifiable-log.types.js';
 
 /** The recalls an item's history lists at most (its total is in the recall statistics). */
 export const HISTORY_RECALLS = 1000;
