@@ -1,7 +1,7 @@
 /**
  * An authenticated principal and the pure decision over it: `authorize(principal, memoryId,
  * right)` looks at the grants alone — never at the store — so whether a memory exists can never
- * change the answer (DESIGN.md invariant 11: to a caller who may not read a memory, it is
+ * change the answer (invariant 11 in docs/architecture.md: to a caller who may not read a memory, it is
  * indistinguishable from one that does not exist).
  */
 import { MemoryError, type RecordedBy } from '../core/index.js';

@@ -1,5 +1,5 @@
 /**
- * The verifiable log of every memory of one store (DESIGN.md invariant 10): checkpoints, signed
+ * The verifiable log of every memory of one store (invariant 10, docs/architecture.md): checkpoints, signed
  * when the operator gave a key, and inclusion and consistency proofs, all from the tree
  * projection brought up to the log's head first. A new checkpoint is signed only after the
  * consistency proof from the last one kept verifies (the log only grew), is cosigned by the

@@ -1,7 +1,7 @@
 /**
  * The signed checkpoints a log has given out, kept insert-only beside the log so that every
- * earlier one can be fetched again and each new one is checked against the last (DESIGN.md
- * invariant 10). It is a record, not derived data: no projection owns it and no rebuild drops
+ * earlier one can be fetched again and each new one is checked against the last
+ * (invariant 10, docs/architecture.md). It is a record, not derived data: no projection owns it and no rebuild drops
  * it. SQLite keeps it in a table of the store's file whose triggers refuse updates and deletes;
  * EventStoreDB in a companion stream per memory and origin; the in-memory store in memory.
  */

@@ -1,5 +1,5 @@
 /**
- * The verifiable log's tree as a projection (DESIGN.md invariant 10): one row per leaf,
+ * The verifiable log's tree as a projection (invariant 10, docs/architecture.md): one row per leaf,
  * `(mem, seq) -> leaf hash || the hashes of the complete subtrees that leaf completes`
  * (src/tlog/tree-rows.ts), computed from each event's stored form with the memledger/leaf/v1
  * encoding. A root at any size, an inclusion path and a consistency path read O(log n) rows by
