@@ -29,16 +29,21 @@ export interface BulkParts {
 
 /** What {@link eachBulk} does with the events it reads. */
 export interface BulkSteps {
-  /** Applies one page of events, inside the transaction. */
-  readonly apply: (page: readonly ProjectedEvent[]) => void;
+  /**
+   * Applies one page of events, inside the transaction; true when it holds events until the
+   * commit (for listeners), so the transaction ends after this page.
+   */
+  readonly apply: (page: readonly ProjectedEvent[]) => boolean;
   /** After each commit: the seq to read from next. */
   readonly committed: (next: number) => void;
 }
 
 /**
  * Applies seqs `from..head` of one memory's log to `to`: pages of {@link CATCH_UP_CHUNK} events,
- * {@link BULK_CHUNK} events a transaction. Listeners are told after each commit; what nobody
- * listens to is not held until then.
+ * {@link BULK_CHUNK} events a transaction. Listeners are told after each commit, so a page a
+ * listened projection applied ends its transaction: its events are not held for longer (a
+ * rebuild of the read models, whose applied events the memory's live stream hears, commits
+ * every page as before; search's build, which nobody listens to, every {@link BULK_CHUNK}).
  */
 export async function catchUpInStore(
   parts: BulkParts,
@@ -52,8 +57,9 @@ export async function catchUpInStore(
   await eachBulk(parts.db, read, range, {
     apply: (page) => {
       for (const one of applyEach(to, memoryId, page))
-        if (listeners.has(one.name, memoryId)) pending.push(one);
+        if (one.applied.length > 0 && listeners.has(one.name, memoryId)) pending.push(one);
       builds.feedAll(memoryId, page);
+      return pending.length > 0;
     },
     committed: (next) => {
       const applied = pending;
@@ -66,8 +72,8 @@ export async function catchUpInStore(
 
 /**
  * Reads seqs `from..head` with `read` (synchronous, inclusive seqs) a page at a time and hands
- * each page to `steps.apply`, {@link BULK_CHUNK} events to a transaction of `db`, the thread
- * given back between two transactions.
+ * each page to `steps.apply`, up to {@link BULK_CHUNK} events to a transaction of `db`, the
+ * thread given back between two transactions.
  */
 export async function eachBulk(
   db: Database.Database,
@@ -81,8 +87,9 @@ export async function eachBulk(
     while (at <= to) {
       const page = read(at, Math.min(to, at + CATCH_UP_CHUNK - 1));
       if (page.length === 0) break;
-      steps.apply(page);
+      const holds = steps.apply(page);
       at = page.at(-1)!.event.seq + 1;
+      if (holds) break;
     }
     return at;
   });
