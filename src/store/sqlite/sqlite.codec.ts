@@ -128,6 +128,21 @@ export function decodeTrustedRow(row: PageRow, type: string, where: string): Seq
 }
 
 /**
+ * {@link decodeTrustedRow} from `fields`, the row's payload its caller parsed already (for the
+ * event's stored form too).
+ */
+export function decodeTrustedPageRow(
+  row: PageRow,
+  type: string,
+  where: string,
+  fields: StoredFields,
+): Sequenced {
+  const [seq, hexId, textId, , version] = row;
+  const id = hexId === null ? textId! : idOfHex(hexId);
+  return decodeTrustedFields(type, fields, seq, where, version, { id });
+}
+
+/**
  * Decodes a stored row for a catch-up without validating it again (see {@link decodeTrustedRow});
  * `fields` is its payload, when the caller parsed it already for the row's stored form.
  */

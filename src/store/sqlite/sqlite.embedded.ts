@@ -8,11 +8,11 @@ import type { Sequenced } from '../../core/index.js';
 import type { WalScrubber } from '../../db/wal-scrub.js';
 import type { AppendHook, EmbeddedDatabase } from '../event-log.port.js';
 import { idKey, idOfKey, splitIdKeys } from '../../db/encodings.js';
-import { storedFormOf } from '../codec.js';
+import { LazyProjected } from '../codec.js';
 import { decodeProjectedBatch, type ContentCodec } from '../content-codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import type { StoredFields } from '../../core/index.js';
-import { decodeTrustedRow, decodeTrustedStoredRow } from './sqlite.codec.js';
+import { decodeTrustedPageRow, decodeTrustedRow } from './sqlite.codec.js';
 import type { Statements } from './sqlite.statements.js';
 
 /** What {@link embeddedDatabase} reads with. */
@@ -40,19 +40,18 @@ export function embeddedDatabase(parts: EmbeddedParts): EmbeddedDatabase {
       const where = `SQLite ${path} memory ${memoryId}`;
       const out: ProjectedEvent[] = [];
       if (toSeq < fromSeq) return out;
-      for (const row of statements.readForwards.all(
+      for (const row of statements.rangeForwards.all(
         memoryId,
         fromSeq,
         toSeq,
         toSeq - fromSeq + 1,
       )) {
-        // Parsed once for the event and its stored form.
-        const fields = JSON.parse(row.payload) as StoredFields;
-        const type = typeOf(row.type);
-        out.push({
-          event: decodeTrustedStoredRow(row, type, where, fields),
-          stored: storedFormOf(type, row.version, fields),
-        });
+        // Parsed once for the event and its stored form; the stored form is made only for a
+        // projection that reads it.
+        const fields = JSON.parse(row[5]) as StoredFields;
+        const type = typeOf(row[3]);
+        const event = decodeTrustedPageRow(row, type, where, fields);
+        out.push(new LazyProjected(event, type, row[4], fields));
       }
       return decodeProjectedBatch(codec, memoryId, out);
     },

@@ -46,6 +46,11 @@ export interface Statements {
   /** {@link seqOfId} for the ids whose 16-byte keys a JSON array names in hex: [key, seq] rows. */
   readonly seqsOfIds: Database.Statement<[string, string], [Uint8Array | string, number]>;
   readonly readForwards: Database.Statement<[string, number, number, number], EventRow>;
+  /**
+   * {@link readForwards} as {@link PageRow} arrays, for catch-ups that take whole ranges as
+   * stored: no Buffer and no row object per event.
+   */
+  readonly rangeForwards: Database.Statement<[string, number, number, number], PageRow>;
   /** Events of a memory at the seqs of a JSON array, as {@link PageRow} arrays (`raw`). */
   readonly eventsAt: Database.Statement<[string, string], PageRow>;
   readonly readBackwards: Database.Statement<[string, number, number, number], EventRow>;
@@ -115,6 +120,12 @@ export function prepareStatements(db: Database.Database): Statements {
       `SELECT seq, id, type, version, payload FROM event_log
         WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ? + 0`,
     ),
+    rangeForwards: db
+      .prepare<[string, number, number, number], PageRow>(
+        `SELECT ${PAGE_ROW_COLUMNS} FROM event_log
+          WHERE memory = ${MEMORY} AND seq >= ? AND seq <= ? ORDER BY seq ASC LIMIT ? + 0`,
+      )
+      .raw(),
     eventsAt: db
       .prepare<[string, string], PageRow>(
         `SELECT ${PAGE_ROW_COLUMNS} FROM event_log

@@ -1,0 +1,104 @@
+/**
+ * A long catch-up where the log is in the projections' own file (the SQLite store): the log is
+ * read synchronously inside the transaction that applies it, so a transaction can cover many
+ * pages of events while each page's events still die young. Fewer commits matter most to
+ * search: each one makes FTS5 flush its pending terms into a new small segment that merges
+ * rewrite later, and writes the pages it touched to the WAL again.
+ */
+import type Database from 'better-sqlite3';
+import type { ProjectedEvent } from '../store/projection.port.js';
+import type { AppliedListeners } from './applied-listeners.js';
+import type { LayoutBuilds } from './layout-builds.js';
+import { CATCH_UP_CHUNK, applyEach, type Applied, type Registered } from './projection-steps.js';
+import type { InlineSource, Progress } from './projection-runtime.types.js';
+
+/**
+ * Events applied per transaction by a bulk catch-up: enough that FTS5 flushes on its own
+ * (a megabyte of pending terms) more often than at commits; few enough that a transaction gives
+ * the thread and the write lock back within a fraction of a second.
+ */
+export const BULK_CHUNK = 16384;
+
+/** What a bulk catch-up works with: the runtime's file, log source, listeners and builds. */
+export interface BulkParts {
+  readonly db: Database.Database;
+  readonly inline: InlineSource;
+  readonly listeners: AppliedListeners;
+  readonly builds: LayoutBuilds;
+}
+
+/** What {@link eachBulk} does with the events it reads. */
+export interface BulkSteps {
+  /**
+   * Applies one page of events, inside the transaction; true when it holds events until the
+   * commit (for listeners), so the transaction ends after this page.
+   */
+  readonly apply: (page: readonly ProjectedEvent[]) => boolean;
+  /** After each commit: the seq to read from next. */
+  readonly committed: (next: number) => void;
+}
+
+/**
+ * Applies seqs `from..head` of one memory's log to `to`: pages of {@link CATCH_UP_CHUNK} events,
+ * {@link BULK_CHUNK} events a transaction. Listeners are told after each commit, so a page a
+ * listened projection applied ends its transaction: its events are not held for longer (a
+ * rebuild of the read models, whose applied events the memory's live stream hears, commits
+ * every page as before; search's build, which nobody listens to, every {@link BULK_CHUNK}).
+ */
+export async function catchUpInStore(
+  parts: BulkParts,
+  memoryId: string,
+  to: readonly Registered[],
+  range: { readonly from: number; readonly head: number; readonly told?: Progress | undefined },
+): Promise<void> {
+  const { inline, listeners, builds } = parts;
+  let pending: Applied[] = [];
+  const read = (fromSeq: number, toSeq: number) => inline.projectedRange(memoryId, fromSeq, toSeq);
+  await eachBulk(parts.db, read, range, {
+    apply: (page) => {
+      for (const one of applyEach(to, memoryId, page))
+        if (one.applied.length > 0 && listeners.has(one.name, memoryId)) pending.push(one);
+      builds.feedAll(memoryId, page);
+      return pending.length > 0;
+    },
+    committed: (next) => {
+      const applied = pending;
+      pending = [];
+      listeners.notifyAll(memoryId, applied);
+      range.told?.(next, range.head + 1);
+    },
+  });
+}
+
+/**
+ * Reads seqs `from..head` with `read` (synchronous, inclusive seqs) a page at a time and hands
+ * each page to `steps.apply`, up to {@link BULK_CHUNK} events to a transaction of `db`, the
+ * thread given back between two transactions.
+ */
+export async function eachBulk(
+  db: Database.Database,
+  read: (fromSeq: number, toSeq: number) => readonly ProjectedEvent[],
+  range: { readonly from: number; readonly head: number },
+  steps: BulkSteps,
+): Promise<void> {
+  // Returns the seq to read from next: `to + 1`, or less where the log ended early.
+  const transaction = db.transaction((from: number, to: number): number => {
+    let at = from;
+    while (at <= to) {
+      const page = read(at, Math.min(to, at + CATCH_UP_CHUNK - 1));
+      if (page.length === 0) break;
+      const holds = steps.apply(page);
+      at = page.at(-1)!.event.seq + 1;
+      if (holds) break;
+    }
+    return at;
+  });
+  const { head } = range;
+  for (let from = range.from; from <= head;) {
+    const next = transaction.immediate(from, Math.min(head, from + BULK_CHUNK - 1));
+    if (next === from) return;
+    steps.committed(next);
+    if (next <= head) await new Promise((resolve) => setImmediate(resolve));
+    from = next;
+  }
+}
