@@ -11,8 +11,7 @@ import {
   MemoryReadModel,
   openEmbeddedReadModels,
   openReadModelFile,
-  readModelsProjection,
-  searchProjection,
+  registerReadModels,
   type ReadModelDb,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
@@ -167,8 +166,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     store.embedded,
     notice,
   );
-  projections.register(readModelsProjection(db));
-  projections.register(searchProjection(db));
+  registerReadModels(projections, db);
   const cleanup = sealed.cleanup;
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
   if (cleanup && !db.embedded) cleanup.watch(db.wal);
