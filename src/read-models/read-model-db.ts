@@ -13,15 +13,10 @@ import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
 import { seqsOnLog, seqsOnReadModels } from './item-seqs.js';
-import {
-  openReadModelLayout,
-  type LayoutAccess,
-  type LayoutFile,
-  type ReadModelLayout,
-} from './read-model-layout.js';
-import { readModelNames, type ReadModelNames, type TableNaming } from './read-model.names.js';
+import { type LayoutAccess, type LayoutFile, type ReadModelLayout } from './read-model-layout.js';
+import type { ReadModelNames, TableNaming } from './read-model.names.js';
+import type { ReadModelLayoutCode } from './read-model-layouts.js';
 import type { LoadEvents, ReadModelQueries } from './read-model.queries.js';
-import { ensureReadModelSchema } from './read-model.schema.js';
 import type { WholeState } from './read-model.whole-state.js';
 import type { SearchReadModel } from './search.read-model.js';
 
@@ -59,10 +54,11 @@ export interface ReadModelDb {
   /** The serving layout's last applied seq of a memory (-1: none) and the id of the event there. */
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
-   * The layout whose tables `naming` names, opened on first use (its tables created where
-   * missing): what the read-models and search projections open for a runtime's context.
+   * The layout `code` with its tables named by `naming` (their own names without it), opened on
+   * first use (its tables created where missing): what the read-models and search projections
+   * open for a runtime's context.
    */
-  layout(naming?: TableNaming): ReadModelLayout;
+  layout(code: ReadModelLayoutCode, naming?: TableNaming): ReadModelLayout;
   /** Where queries find the serving layout from now on (the runtime: registerReadModels). */
   serveFrom(serving: () => ReadModelLayout): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
@@ -140,7 +136,7 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
   readonly embedded: boolean;
   readonly wal: WalScrubber;
   readonly withPayloads: boolean;
-  /** The layouts opened on this file, by the name of their items table. */
+  /** The layouts opened on this file, by version and table suffix. */
   private readonly layouts = new Map<string, ReadModelLayout>();
   private serving: (() => ReadModelLayout) | undefined;
 
@@ -183,15 +179,15 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
     return this.current().checkpoint(mem);
   }
 
-  layout(naming?: TableNaming): ReadModelLayout {
-    const names = readModelNames(naming);
-    let layout = this.layouts.get(names.rm_items);
+  layout(code: ReadModelLayoutCode, naming: TableNaming = (table) => table): ReadModelLayout {
+    const key = `${code.version}${naming('')}`;
+    let layout = this.layouts.get(key);
     // Tables the runtime dropped since (a rebuild of search, opened after the read models) are
     // created again; statements prepared on them are prepared again by SQLite.
-    if (layout) this.run(() => ensureReadModelSchema(this.db, this.withPayloads, names));
+    if (layout) this.run(() => layout!.ensure());
     else {
-      layout = this.run(() => openReadModelLayout(this, names));
-      this.layouts.set(names.rm_items, layout);
+      layout = this.run(() => code.open(this, naming));
+      this.layouts.set(key, layout);
     }
     return layout;
   }

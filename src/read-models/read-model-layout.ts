@@ -56,6 +56,8 @@ export interface ReadModelLayout {
   write(mem: number, events: readonly Sequenced[]): Sequenced[];
   /** Drops every row of one memory inside the caller's transaction (a rebuild follows). */
   reset(mem: number): void;
+  /** Creates again those of its tables the runtime dropped since it opened (none: a read). */
+  ensure(): void;
 }
 
 /** Creates the layout's tables where missing and prepares its statements. */
@@ -117,6 +119,7 @@ export function openReadModelLayout(file: LayoutFile, names: ReadModelNames): Re
       search.clear(mem);
       sql.resetSearchCheckpoint.run(mem);
     },
+    ensure: () => ensureReadModelSchema(db, withPayloads, names),
   };
   return layout;
 }

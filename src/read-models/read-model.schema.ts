@@ -27,12 +27,6 @@ import type Database from 'better-sqlite3';
 import { readModelNames, type ReadModelNames } from './read-model.names.js';
 import { searchSchema } from './search.read-model.js';
 
-/**
- * The layout version this code writes. How a change of it keeps the previous layout answering
- * while the new one builds: docs/layout-upgrades.md, "How to bump the read models' layout".
- */
-export const READ_MODEL_VERSION = '8';
-
 function coreSchema(n: ReadModelNames): string {
   return `
 -- A memory's checkpoint (its last applied seq and that event's id) is its last ${n.rm_items} row:

@@ -148,32 +148,34 @@ export type WholeState = ReturnType<typeof prepareWholeState>;
 /**
  * Every chunk of the state as of `n`. `read` runs each chunk's reads in one read transaction;
  * answers as of a fixed `n` do not change while the log grows, so chunks need no common one.
+ * `serving` gives the reads of the layout serving at each chunk: a layout that took over
+ * between two chunks answers the same (it holds at least `n`, under the same memory keys).
  */
 export async function* streamState(
-  whole: WholeState,
+  serving: () => WholeState,
   read: <T>(work: () => T) => T,
   mem: number,
   n: number,
 ): AsyncGenerator<StateChunk> {
-  yield read(() => whole.head(mem, n));
+  yield read(() => serving().head(mem, n));
   for (let after = -1; ;) {
-    const items = read(() => whole.content(mem, n, after));
+    const items = read(() => serving().content(mem, n, after));
     if (items.length === 0) break;
     yield { part: 'content', items };
     after = items.at(-1)!.seq;
   }
   for (let after: readonly [number, number] | undefined = [-1, -1]; after;) {
-    const chunk = read(() => whole.deleted(mem, n, after!));
+    const chunk = read(() => serving().deleted(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'deleted', entries: chunk.entries };
     after = chunk.next;
   }
   for (let after: readonly [number, number] | undefined = [-1, -1]; after;) {
-    const chunk = read(() => whole.erased(mem, n, after!));
+    const chunk = read(() => serving().erased(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'erased', entries: chunk.entries };
     after = chunk.next;
   }
   for (let after: number | undefined = -1; after !== undefined;) {
-    const chunk = read(() => whole.recallStats(mem, n, after!));
+    const chunk = read(() => serving().recallStats(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'recallStats', entries: chunk.entries };
     after = chunk.next;
   }

@@ -1,19 +1,19 @@
 /**
- * The read models (items, totals, recall uses, payload copies) as a projection on the file's
- * projection runtime (src/projections/projection-runtime.ts): inline in each append's
- * transaction where they share the store's file, by the runtime's catch-up elsewhere. Each
- * layout's tables are named through the runtime (`ProjectionContext.table`), so the same code
- * serves a file's `rm_items` or the `rm_items__v9` of a layout built beside; the runtime records
- * the layout and drops the tables of the one it replaces. How a layout change keeps the previous
- * layout answering while the new one builds: docs/layout-upgrades.md.
+ * The read models (items, totals, recall uses, payload copies) and search as projections on the
+ * file's projection runtime (src/projections/projection-runtime.ts): the read models inline in
+ * each append's transaction where they share the store's file, by the runtime's catch-up
+ * elsewhere; search by catch-up before each search (search.projection.ts). Each layout's tables
+ * are named through the runtime (`ProjectionContext.table`), so one layout's code serves a
+ * file's `rm_items` or the `rm_items__v9` of a layout built beside; the runtime records the
+ * layout and drops the tables of the one it replaces. The layouts this release has code for are
+ * in read-model-layouts.ts.
  */
 import type { ProjectionRuntime } from '../projections/index.js';
 import type { Projection, ProjectionContext, ProjectionHandler } from '../store/projection.port.js';
 import { NO_ROWS, type ReadModelDb, type ReadModelLayout } from './read-model-db.js';
-import { READ_MODEL_TABLES } from './read-model.names.js';
-import { READ_MODEL_VERSION } from './read-model.schema.js';
-import { searchProjection } from './search.projection.js';
+import { READ_MODEL_LAYOUT, type ReadModelLayoutCode } from './read-model-layouts.js';
 import { READ_MODELS } from './read-models.name.js';
+import { SEARCH, searchHandler } from './search.projection.js';
 
 export { READ_MODELS } from './read-models.name.js';
 
@@ -22,30 +22,50 @@ export interface ReadModelsHandler extends ProjectionHandler {
   readonly layout: ReadModelLayout;
 }
 
-/**
- * What a release's read models are: their projection and search's, at one layout version (a
- * bump keeps the layout before as `previous`: docs/layout-upgrades.md).
- */
+/** The read models' and search's projections of one layout (each keeping its `previous`). */
 export interface ReadModelProjections {
   readonly readModels: Projection;
   readonly search: Projection;
 }
 
-/** The read models of `models`' file as a projection, in this release's layout. */
-export function readModelsProjection(models: ReadModelDb): Projection {
+/**
+ * The read models and search of `models`' file in layout `code` (this release's by default),
+ * with the projections of `code.previous` as their `previous`.
+ */
+export function readModelProjections(
+  models: ReadModelDb,
+  code: ReadModelLayoutCode = READ_MODEL_LAYOUT,
+): ReadModelProjections {
+  const previous = code.previous && readModelProjections(models, code.previous);
+  const layoutOf = (context: ProjectionContext) =>
+    models.layout(code, context.table?.bind(context));
   return {
-    name: READ_MODELS,
-    version: Number(READ_MODEL_VERSION),
-    tables: READ_MODEL_TABLES,
-    // `apply` reads the events alone: a writer's own appends reach it without a stored form.
-    readsStoredForm: false,
-    open: (context) => readModelsHandler(models, context),
+    readModels: {
+      name: READ_MODELS,
+      version: code.version,
+      tables: code.tables,
+      ...(previous && { previous: previous.readModels }),
+      // `apply` reads the events alone: a writer's own appends reach it without a stored form.
+      readsStoredForm: false,
+      open: (context) => readModelsHandler(models, layoutOf(context)),
+    },
+    search: {
+      name: SEARCH,
+      version: code.version,
+      tables: code.searchTables,
+      ...(previous && { previous: previous.search }),
+      // Its queries join the read models' item index of the same layout.
+      switchesWith: [READ_MODELS],
+      inline: false,
+      readsStoredForm: false,
+      open: (context) => searchHandler(models, layoutOf(context)),
+    },
   };
 }
 
-/** This release's read models and search on `models`' file. */
-export function readModelProjections(models: ReadModelDb): ReadModelProjections {
-  return { readModels: readModelsProjection(models), search: searchProjection(models) };
+/** The read models of `models`' file as a projection, in this release's layout. */
+export function readModelsProjection(models: ReadModelDb): Projection {
+  return readModelProjections(models).readModels;
 }
 
 /**
@@ -62,12 +82,7 @@ export function registerReadModels(
   models.serveFrom(() => runtime.handler<ReadModelsHandler>(READ_MODELS)!.layout);
 }
 
-/** The handler of one layout: the runtime names its tables. */
-export function readModelsHandler(
-  models: ReadModelDb,
-  context: ProjectionContext,
-): ReadModelsHandler {
-  const layout = models.layout(context.table?.bind(context));
+function readModelsHandler(models: ReadModelDb, layout: ReadModelLayout): ReadModelsHandler {
   const mem = (memoryId: string) => layout.keyOf(memoryId);
   return {
     layout,

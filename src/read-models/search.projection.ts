@@ -10,10 +10,8 @@
  * (their queries join), so the two switch layouts together (`switchesWith`).
  */
 import type { Sequenced } from '../core/index.js';
-import type { Projection, ProjectionContext, ProjectionHandler } from '../store/projection.port.js';
-import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
-import { SEARCH_TABLES } from './read-model.names.js';
-import { READ_MODEL_VERSION } from './read-model.schema.js';
+import type { ProjectionHandler } from '../store/projection.port.js';
+import { NO_ROWS, type ReadModelDb, type ReadModelLayout } from './read-model-db.js';
 import { READ_MODELS } from './read-models.name.js';
 
 /** Search's name on the runtime. */
@@ -38,25 +36,12 @@ export const VECTOR_WINDOWS = 'vector-windows';
 export const SEARCHED: readonly string[] = [READ_MODELS, SEARCH, VECTOR_WINDOWS];
 
 /**
- * Search over `models`' file as a projection. Its checkpoint (`search_checkpoint`) is kept in
- * the read models' memories table of the same layout, whose item index it reads.
+ * The search handler of one layout (read-models.projection.ts makes the projection). Its
+ * checkpoint (`search_checkpoint`) is kept in the read models' memories table of the same
+ * layout, whose item index it reads.
  */
-export function searchProjection(models: ReadModelDb): Projection {
-  return {
-    name: SEARCH,
-    version: Number(READ_MODEL_VERSION),
-    tables: SEARCH_TABLES,
-    switchesWith: [READ_MODELS],
-    inline: false,
-    readsStoredForm: false,
-    open: (context) => searchHandler(models, context),
-  };
-}
-
-/** The search handler of one layout: the runtime names its tables. */
-export function searchHandler(models: ReadModelDb, context: ProjectionContext): ProjectionHandler {
+export function searchHandler(models: ReadModelDb, layout: ReadModelLayout): ProjectionHandler {
   const db = models.database;
-  const layout = models.layout(context.table?.bind(context));
   const { rm_memories: memories, rm_items: items } = layout.names;
   const sql = {
     checkpoint: db
