@@ -21,6 +21,7 @@ import {
   type ReadModelLayoutCode,
   type ReadModelsHandler,
 } from '../../src/read-models/index.js';
+import type { EventLog } from '../../src/store/event-log.port.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 
 /** Distinct words content is searched by (`t0` .. `t496`), a few hundred items each at 100 k. */
@@ -40,6 +41,15 @@ export const nextLayout: ReadModelLayoutCode = {
     return layout;
   },
 };
+
+/**
+ * The upgrade the tests make: from the layout this release keeps as `previous` to its own when
+ * it keeps one (a release that bumps the layout), else from its own to {@link nextLayout}.
+ */
+export const upgrade: { readonly from: ReadModelLayoutCode; readonly to: ReadModelLayoutCode } =
+  READ_MODEL_LAYOUT.previous
+    ? { from: READ_MODEL_LAYOUT.previous, to: READ_MODEL_LAYOUT }
+    : { from: READ_MODEL_LAYOUT, to: nextLayout };
 
 /** The log as the client knows it, and its fold. */
 export class Oracle {
@@ -71,7 +81,15 @@ export class Oracle {
  */
 export async function writeLog(path: string, memoryId: string, n: number): Promise<Oracle> {
   const store = openSqliteStore({ path, synchronous: 'NORMAL' });
-  const log = store.log(memoryId);
+  try {
+    return await writeEvents(store.log(memoryId), n);
+  } finally {
+    await store.close();
+  }
+}
+
+/** {@link writeLog} on any store's log. */
+export async function writeEvents(log: EventLog, n: number): Promise<Oracle> {
   const oracle = new Oracle();
   const content: string[] = [];
   const deleted = new Set<string>();
@@ -100,7 +118,6 @@ export async function writeLog(path: string, memoryId: string, n: number): Promi
       batch = [];
     }
   }
-  await store.close();
   return oracle;
 }
 

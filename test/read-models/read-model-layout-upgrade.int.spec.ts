@@ -1,8 +1,8 @@
 /**
  * A bump of the read models' layout on a 100,000-event memory in a real SQLite file, while a
  * client queries state pages (now and as of a seq), item history, recall stats and search, and
- * appends: the next layout (this release's plus one index, keeping this release's as `previous`)
- * is built beside the serving one, every answer meanwhile equals `replay()` of the log the
+ * appends: the next layout (layout-upgrade-support.ts, `upgrade`: made from the real code) is
+ * built beside the serving one, every answer meanwhile equals `replay()` of the log the
  * client knows, a close half way resumes, and after the switch the old tables are gone and the
  * answers are the same.
  */
@@ -11,18 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openMemledger, type Memledger } from '../../src/memory/index.js';
-import {
-  READ_MODEL_LAYOUT,
-  READ_MODELS,
-  SEARCH,
-  type ReadModelLayoutCode,
-} from '../../src/read-models/index.js';
+import { READ_MODELS, SEARCH, type ReadModelLayoutCode } from '../../src/read-models/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 import {
   askAndCheck,
   building,
-  nextLayout,
   servingItems,
+  upgrade,
   writeLog,
   type Oracle,
 } from './layout-upgrade-support.js';
@@ -32,7 +27,7 @@ const MEMORY = 'big';
 const TIMEOUT_MS = 300_000;
 /** Most query rounds a client makes while waiting for a build (it fails rather than spins). */
 const MOST_ROUNDS = 20_000;
-const NEXT = nextLayout.version;
+const NEXT = upgrade.to.version;
 
 let dir: string;
 let path: string;
@@ -112,18 +107,18 @@ describe("a bump of the read models' layout on a 100,000-event memory", () => {
       const oracle = await writeLog(path, MEMORY, EVENTS);
 
       // This release's layout, built the blocking way on the written log.
-      let memledger = open(READ_MODEL_LAYOUT);
+      let memledger = open(upgrade.from);
       let memory = await memledger.memory(MEMORY);
       for (let round = 0; round < 4; round++) await askAndCheck(memory, oracle, round);
       await memledger.close();
 
       // The next layout: built beside, while this release's goes on answering.
       const said: string[] = [];
-      memledger = open(nextLayout, said);
+      memledger = open(upgrade.to, said);
       expect(building(memledger).map(({ projection, from, to }) => [projection, from, to])).toEqual(
         [
-          [READ_MODELS, READ_MODEL_LAYOUT.version, NEXT],
-          [SEARCH, READ_MODEL_LAYOUT.version, NEXT],
+          [READ_MODELS, upgrade.from.version, NEXT],
+          [SEARCH, upgrade.from.version, NEXT],
         ],
       );
       const first = await queryWhileBuilding(
@@ -137,7 +132,7 @@ describe("a bump of the read models' layout on a 100,000-event memory", () => {
       expect(stoppedAt).toBeLessThan(EVENTS - 1);
 
       // Reopened: the half-built layout does not serve; the build resumes where it stopped.
-      memledger = open(nextLayout, said);
+      memledger = open(upgrade.to, said);
       expect(servingItems(memledger)).toBe('rm_items');
       const second = await queryWhileBuilding(memledger, oracle);
       const samples = [...first, ...second];
@@ -165,12 +160,10 @@ describe("a bump of the read models' layout on a 100,000-event memory", () => {
       await memledger.close();
       const left = names();
       expect(left.filter((name) => !name.includes(`__v${NEXT}`))).toEqual([]);
-      expect(left).toEqual(
-        expect.arrayContaining([`rm_items_by_kind__v${NEXT}`, `search_fts__v${NEXT}`]),
-      );
+      expect(left).toEqual(expect.arrayContaining([`rm_items__v${NEXT}`, `search_fts__v${NEXT}`]));
 
       // The next open serves the next layout at once, with nothing to build.
-      memledger = open(nextLayout);
+      memledger = open(upgrade.to);
       expect(building(memledger)).toEqual([]);
       memory = await memledger.memory(MEMORY);
       for (let round = 0; round < 4; round++) await askAndCheck(memory, oracle, round);

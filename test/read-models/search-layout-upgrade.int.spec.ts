@@ -8,14 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemledger, type Memledger } from '../../src/memory/index.js';
 import {
-  READ_MODEL_LAYOUT,
   READ_MODELS,
   SEARCH,
   type ReadModelLayoutCode,
   type ReadModelsHandler,
 } from '../../src/read-models/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
-import { building, nextLayout, TERMS, writeLog } from './layout-upgrade-support.js';
+import { building, TERMS, upgrade, writeLog } from './layout-upgrade-support.js';
 
 const EVENTS = 30_000;
 const MEMORY = 'searched';
@@ -43,14 +42,14 @@ const servingIndex = (memledger: Memledger): string =>
 describe("search during a bump of the read models' layout", () => {
   it('answers from the serving index while the next one builds, and from the next once both switched', async () => {
     const oracle = await writeLog(path, MEMORY, EVENTS);
-    let memledger = open(READ_MODEL_LAYOUT);
+    let memledger = open(upgrade.from);
     let memory = await memledger.memory(MEMORY);
     expect((await memory.search('t1', { limit: 1000 })).map((hit) => hit.id).sort()).toEqual(
       oracle.visibleWith('t1'),
     );
     await memledger.close();
 
-    memledger = open(nextLayout);
+    memledger = open(upgrade.to);
     memory = await memledger.memory(MEMORY);
     let whileBuilding = 0;
     for (let round = 0; round < MOST_ROUNDS; round++) {
@@ -67,7 +66,7 @@ describe("search during a bump of the read models' layout", () => {
     }
     expect(whileBuilding).toBeGreaterThanOrEqual(3);
     expect(building(memledger)).toEqual([]);
-    expect(servingIndex(memledger)).toBe(`search_fts__v${nextLayout.version}`);
+    expect(servingIndex(memledger)).toBe(`search_fts__v${upgrade.to.version}`);
     for (const term of ['t0', 't7', 't496'])
       expect((await memory.search(term, { limit: 1000 })).map((hit) => hit.id).sort()).toEqual(
         oracle.visibleWith(term),
