@@ -60,7 +60,7 @@ export interface ReadModelDb {
    */
   layout(code: ReadModelLayoutCode, naming?: TableNaming): ReadModelLayout;
   /** Where queries find the serving layout from now on (the runtime: registerReadModels). */
-  serveFrom(serving: () => ReadModelLayout): void;
+  serveFrom(serving: () => ReadModelLayout | undefined): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
   read<T>(work: () => T): T;
   /** Closes the database when the read models own it. */
@@ -138,7 +138,7 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
   readonly withPayloads: boolean;
   /** The layouts opened on this file, by version and table suffix. */
   private readonly layouts = new Map<string, ReadModelLayout>();
-  private serving: (() => ReadModelLayout) | undefined;
+  private serving: (() => ReadModelLayout | undefined) | undefined;
 
   constructor(
     readonly db: Database.Database,
@@ -201,7 +201,7 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
     return serving === layout ? undefined : serving;
   }
 
-  serveFrom(serving: () => ReadModelLayout): void {
+  serveFrom(serving: () => ReadModelLayout | undefined): void {
     this.serving = serving;
   }
 
@@ -215,7 +215,8 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
 
   /** The serving layout: the runtime's, or before one serves, the only layout opened. */
   private current(): ReadModelLayout {
-    if (this.serving) return this.serving();
+    const serving = this.serving?.();
+    if (serving) return serving;
     if (this.layouts.size === 1) return this.layouts.values().next().value!;
     throw new MemoryError(
       'STORE_FAILED',

@@ -79,7 +79,7 @@ export function registerReadModels(
 ): void {
   runtime.register(projections.readModels);
   runtime.register(projections.search);
-  models.serveFrom(() => runtime.handler<ReadModelsHandler>(READ_MODELS)!.layout);
+  models.serveFrom(() => runtime.handler<ReadModelsHandler>(READ_MODELS)?.layout);
 }
 
 function readModelsHandler(models: ReadModelDb, layout: ReadModelLayout): ReadModelsHandler {
