@@ -97,7 +97,10 @@ export async function runBuild(host: BuildHost, build: LayoutBuild): Promise<voi
     return;
   }
   if (switched === 'elsewhere') {
-    host.switched(build);
+    // Its partners switched in the same transaction there: served here at once too.
+    for (const one of [build, ...host.partners(build)])
+      if (host.versions.recorded(one.projection.name) === one.projection.version)
+        host.switched(one);
     say(`${subject}: another process switched the file to it; served here too.`);
     return;
   }

@@ -48,6 +48,8 @@ function open(layout: ReadModelLayoutCode, said: string[] = []): Memledger {
 /** A query round taken while a build ran, with the build's progress right after it. */
 interface Sample {
   readonly serving: string;
+  /** How many of the read models' and search's builds had switched after it (never one alone). */
+  readonly switched: number;
   readonly applied: number | undefined;
   readonly total: number | undefined;
 }
@@ -72,7 +74,8 @@ async function queryWhileBuilding(
     const serving = servingItems(memledger);
     await askAndCheck(memory, oracle, round);
     const after = building(memledger).find(({ projection }) => projection === READ_MODELS);
-    samples.push({ serving, applied: after?.applied, total: after?.total });
+    const switched = memledger.projections.layoutBuilds().filter((b) => b.switched).length;
+    samples.push({ serving, switched, applied: after?.applied, total: after?.total });
   }
   throw new Error(`No switch within ${MOST_ROUNDS} query rounds.`);
 }
@@ -143,6 +146,7 @@ describe("a bump of the read models' layout on a 100,000-event memory", () => {
       // build moved between them.
       expect(during.length).toBeGreaterThanOrEqual(20);
       expect(during.every(({ serving }) => serving === 'rm_items')).toBe(true);
+      expect(samples.filter(({ switched }) => switched === 1)).toEqual([]);
       const progress = second.flatMap(({ applied }) => (applied === undefined ? [] : [applied]));
       expect(progress[0]).toBeGreaterThanOrEqual(stoppedAt);
       expect(new Set(progress).size).toBeGreaterThan(5);
