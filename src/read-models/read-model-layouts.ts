@@ -5,8 +5,11 @@
  * the read models' layout"). A layout is its version, its tables and the code that opens them
  * under the names the runtime gives.
  */
+import type { ProjectionHandler } from '../store/projection.port.js';
+import type { ReadModelDb } from './read-model-db.js';
 import type { ReadModelLayout, LayoutFile } from './read-model-layout.js';
 import { openReadModelLayout } from './read-model-layout.js';
+import { searchHandler } from './search.projection.js';
 import {
   READ_MODEL_TABLES,
   SEARCH_TABLES,
@@ -23,6 +26,8 @@ export interface ReadModelLayoutCode {
   readonly searchTables: readonly string[];
   /** Creates its tables where missing under `naming` and prepares its statements. */
   open(file: LayoutFile, naming: TableNaming): ReadModelLayout;
+  /** Search's handler on an opened layout of this code (its checkpoint and indexing). */
+  openSearch(models: ReadModelDb, layout: ReadModelLayout): ProjectionHandler;
   /**
    * The layout before it, whose code still reads and writes a file of that layout while this
    * one is built beside it. One step back only: a file two layouts behind is rebuilt.
@@ -39,6 +44,7 @@ export const READ_MODEL_LAYOUT_8: ReadModelLayoutCode = {
   tables: READ_MODEL_TABLES,
   searchTables: SEARCH_TABLES,
   open: (file, naming) => openReadModelLayout(file, readModelNames(naming)),
+  openSearch: searchHandler,
 };
 
 /** The layout this release writes. */

@@ -13,7 +13,7 @@ import type { Projection, ProjectionContext, ProjectionHandler } from '../store/
 import { NO_ROWS, type ReadModelDb, type ReadModelLayout } from './read-model-db.js';
 import { READ_MODEL_LAYOUT, type ReadModelLayoutCode } from './read-model-layouts.js';
 import { READ_MODELS } from './read-models.name.js';
-import { SEARCH, searchHandler } from './search.projection.js';
+import { SEARCH } from './search.projection.js';
 
 export { READ_MODELS } from './read-models.name.js';
 
@@ -58,7 +58,7 @@ export function readModelProjections(
       switchesWith: [READ_MODELS],
       inline: false,
       readsStoredForm: false,
-      open: (context) => searchHandler(models, layoutOf(context)),
+      open: (context) => code.openSearch(models, layoutOf(context)),
     },
   };
 }

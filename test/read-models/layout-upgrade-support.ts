@@ -32,6 +32,7 @@ export const nextLayout: ReadModelLayoutCode = {
   version: READ_MODEL_LAYOUT.version + 1,
   tables: [...READ_MODEL_LAYOUT.tables, 'rm_items_by_kind'],
   searchTables: READ_MODEL_LAYOUT.searchTables,
+  openSearch: READ_MODEL_LAYOUT.openSearch,
   previous: READ_MODEL_LAYOUT,
   open(file, naming) {
     const layout = READ_MODEL_LAYOUT.open(file, naming);
