@@ -17,8 +17,7 @@ import { createDocument, type Document, type Sequenced } from '../src/core/index
 import { openProjectionRuntime } from '../src/projections/index.js';
 import {
   openEmbeddedReadModels,
-  readModelsProjection,
-  searchProjection,
+  registerReadModels,
   type ReadModelDb,
 } from '../src/read-models/index.js';
 import type { MemoryStore } from '../src/store/event-log.port.js';
@@ -217,8 +216,7 @@ export async function benchVectors(
     const store = openSqliteStore({ path: join(dir, 'vectors.db'), synchronous: 'NORMAL' });
     const db = openEmbeddedReadModels(store.embedded!);
     const runtime = openProjectionRuntime(db.database, db.location, store, store.embedded);
-    runtime.register(readModelsProjection(db));
-    runtime.register(searchProjection(db));
+    registerReadModels(runtime, db);
     const log = store.log();
     for (let i = 0; i < items; i += 1000)
       await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));

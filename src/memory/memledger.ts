@@ -11,9 +11,10 @@ import {
   MemoryReadModel,
   openEmbeddedReadModels,
   openReadModelFile,
-  readModelsProjection,
-  searchProjection,
+  readModelProjections,
+  registerReadModels,
   type ReadModelDb,
+  type ReadModelLayoutCode,
 } from '../read-models/index.js';
 import type { KeyStore } from '../keys/index.js';
 import type { VersionProgress } from '../vectors/index.js';
@@ -49,6 +50,12 @@ export interface MemledgerOptions {
    * @defaultValue ':memory:'
    */
   readonly readModels?: string;
+  /**
+   * The code of the read models' layout (and of the one before it, kept while a file of that
+   * layout is upgraded). @defaultValue this release's, `READ_MODEL_LAYOUT`; the upgrade tests
+   * open a file with a layout to come
+   */
+  readonly readModelLayout?: ReadModelLayoutCode;
   /**
    * Retrieval behind `recall`. @defaultValue BM25 over the search read model, vectors, or both
    * fused, as the request's mode says
@@ -167,8 +174,7 @@ export function openMemledger(options: MemledgerOptions): Memledger {
     store.embedded,
     notice,
   );
-  projections.register(readModelsProjection(db));
-  projections.register(searchProjection(db));
+  registerReadModels(projections, db, readModelProjections(db, options.readModelLayout));
   const cleanup = sealed.cleanup;
   // The read models' own file holds words too (search, event copies): scrubbed with the others.
   if (cleanup && !db.embedded) cleanup.watch(db.wal);

@@ -71,7 +71,12 @@ export class MemoryQueries {
     if (options.upToSeq !== undefined) checkSeq(options.upToSeq, 'upToSeq', -1);
     const head = await this.models.catchUp();
     const n = Math.min(options.upToSeq ?? head, head);
-    yield* streamState(this.db.wholeState, (work) => this.db.read(work), this.models.mem, n);
+    yield* streamState(
+      () => this.db.wholeState,
+      (work) => this.db.read(work),
+      this.models.mem,
+      n,
+    );
   }
 
   /**

@@ -22,7 +22,12 @@ import {
   eachChunk,
   type Registered,
 } from './projection-steps.js';
-import { layoutOf, type ProjectionLayouts, type ProjectionVersions } from './projection-tables.js';
+import {
+  layoutOf,
+  tablesOf,
+  type ProjectionLayouts,
+  type ProjectionVersions,
+} from './projection-tables.js';
 
 /** Pauses before trying again to switch: the first, and the most (doubling in between). */
 const RETRY_MS = 20;
@@ -42,6 +47,11 @@ export interface BuildHost {
   catchingUp(): boolean;
   /** Whether the runtime was closed: the build stops at its next step. */
   closed(): boolean;
+  /**
+   * The other builds running that must switch with `build` (`Projection.switchesWith`, either
+   * way): it switches when they all caught up, in one transaction with them.
+   */
+  partners(build: LayoutBuild): LayoutBuild[];
   /** Makes `build` the serving layout of its projection (after the switch committed). */
   switched(build: LayoutBuild): void;
 }
@@ -59,11 +69,11 @@ export async function runBuild(host: BuildHost, build: LayoutBuild): Promise<voi
   );
   const checked = new Set<string>();
   let wait = RETRY_MS;
-  let switched: 'here' | 'elsewhere' | undefined;
+  let switched: LayoutBuild[] | 'elsewhere' | undefined;
   try {
     for (;;) {
       await pause(0);
-      if (host.closed()) return;
+      if (host.closed() || servesNow(host, build)) return;
       const ids = await host.store.memoryIds();
       const heads = await count(host, build, ids);
       for (const [i, memoryId] of ids.entries()) {
@@ -86,12 +96,25 @@ export async function runBuild(host: BuildHost, build: LayoutBuild): Promise<voi
     );
     return;
   }
-  host.switched(build);
-  say(
-    switched === 'here'
-      ? `${subject}: caught up and switched to; layout ${build.from}'s tables are dropped.`
-      : `${subject}: another process switched the file to it; served here too.`,
-  );
+  if (switched === 'elsewhere') {
+    // Its partners switched in the same transaction there: served here at once too.
+    for (const one of [build, ...host.partners(build)])
+      if (host.versions.recorded(one.projection.name) === one.projection.version)
+        host.switched(one);
+    say(`${subject}: another process switched the file to it; served here too.`);
+    return;
+  }
+  for (const one of switched) {
+    host.switched(one);
+    say(
+      `memledger: ${one.projection.name} layout ${one.projection.version} in ${host.location}: caught up and switched to; layout ${one.from}'s tables are dropped.`,
+    );
+  }
+}
+
+/** Whether `build` serves already (a partner's switch made it serve with its own). */
+function servesNow(host: BuildHost, build: LayoutBuild): boolean {
+  return host.serving(build.projection.name) === build;
 }
 
 /** Counts what the build holds and what it must hold; the memories' heads, in `ids`' order. */
@@ -125,7 +148,7 @@ async function buildMemory(
   );
   let stopped = false;
   await eachChunk(log, { from: start, head, size: CATCH_UP_CHUNK }, (chunk) => {
-    if ((stopped = host.closed())) return undefined;
+    if ((stopped = host.closed() || servesNow(host, build))) return undefined;
     const from = chunk[0]!.event.seq;
     apply.immediate(chunk);
     const next = Math.max(handler.checkpoint(memoryId) + 1, chunk.at(-1)!.event.seq + 1);
@@ -133,41 +156,64 @@ async function buildMemory(
     told?.(next, head + 1);
     return next;
   });
-  return !stopped && !host.closed();
+  return !stopped && !host.closed() && !servesNow(host, build);
 }
 
 /**
- * Makes the build the serving layout when, in every memory, it holds at least what the serving
- * one holds: one transaction records it and drops the old tables. False when it is not there
- * yet, or a catch-up of the serving layout runs (it holds the old handler): undefined. Where
- * another process on the file switched already: `elsewhere`.
+ * Makes the build (with its partners) the serving layout when, in every memory, each holds at
+ * least what the serving one holds: one transaction records them and drops the old tables;
+ * resolves with the builds switched. Undefined when they are not there yet, or a catch-up of the
+ * serving layouts runs (it holds the old handlers). Where another process on the file switched
+ * already: `elsewhere`.
  */
 function trySwitch(
   host: BuildHost,
   build: LayoutBuild,
   ids: readonly string[],
-): 'here' | 'elsewhere' | undefined {
+): LayoutBuild[] | 'elsewhere' | undefined {
   if (host.catchingUp() || host.closed()) return undefined;
   const { db, versions, layouts } = host;
   const { name, version } = build.projection;
+  const group = [build, ...host.partners(build)];
   return db
     .transaction(() => {
-      const recorded = versions.recorded(name);
-      if (recorded === version && layouts.servingSuffix(name) === build.suffix) return 'elsewhere';
-      if (recorded !== build.from || layouts.get(name, 'building')?.version !== version)
-        throw changedUnder(name, version);
-      const serving = host.serving(name);
-      for (const memoryId of ids)
-        if (build.handler.checkpoint(memoryId) < serving.handler.checkpoint(memoryId))
-          return undefined;
-      const old = layouts.get(name, 'serving') ?? layoutOf(serving.projection, '');
-      for (const table of old.tables) dropObject(db, table);
-      versions.record(name, version);
-      layouts.set(name, 'serving', layoutOf(build.projection, build.suffix));
-      layouts.set(name, 'building', undefined);
-      return 'here' as const;
+      if (versions.recorded(name) === version && layouts.servingSuffix(name) === build.suffix)
+        return 'elsewhere';
+      for (const one of group) if (!caughtUp(host, one, ids)) return undefined;
+      for (const one of group) switchOne(host, one);
+      return group;
     })
     .immediate();
+}
+
+/** Whether `build` holds at least what its serving layout holds in every memory of `ids`. */
+function caughtUp(host: BuildHost, build: LayoutBuild, ids: readonly string[]): boolean {
+  const { name, version } = build.projection;
+  if (
+    host.versions.recorded(name) !== build.from ||
+    host.layouts.get(name, 'building')?.version !== version
+  )
+    throw changedUnder(name, version);
+  const serving = host.serving(name);
+  return ids.every(
+    (memoryId) => build.handler.checkpoint(memoryId) >= serving.handler.checkpoint(memoryId),
+  );
+}
+
+/** Records `build` as serving and drops the tables of the layout it replaces (in a transaction). */
+function switchOne(host: BuildHost, build: LayoutBuild): void {
+  const { db, versions, layouts } = host;
+  const { name, version } = build.projection;
+  const serving = host.serving(name);
+  const old = tablesOf(
+    layouts.get(name, 'serving'),
+    serving.projection,
+    layouts.servingSuffix(name),
+  );
+  for (const table of old) dropObject(db, table);
+  versions.record(name, version);
+  layouts.set(name, 'serving', layoutOf(build.projection, build.suffix));
+  layouts.set(name, 'building', undefined);
 }
 
 /** The file's layouts of a projection were changed by another process during a build. */

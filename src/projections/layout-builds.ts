@@ -11,7 +11,7 @@ import { applyFollowing } from './projection-steps.js';
 import type { LayoutBuildProgress } from './projection-runtime.types.js';
 
 /** What the runtime gives its builds: a {@link BuildHost} that makes a build serve. */
-export type BuildOwner = Omit<BuildHost, 'closed' | 'switched'> & {
+export type BuildOwner = Omit<BuildHost, 'closed' | 'switched' | 'partners'> & {
   /** Makes `build` the serving layout of its projection (after the switch committed). */
   switchTo(build: LayoutBuild): void;
 };
@@ -40,6 +40,7 @@ export class LayoutBuilds {
       serving: (name) => host.serving(name),
       catchingUp: () => host.catchingUp(),
       closed: () => this.stopped,
+      partners: (of) => this.partnersOf(of),
       switched: (done) => this.ended(host, done),
     };
     void runBuild(run, build);
@@ -58,6 +59,15 @@ export class LayoutBuilds {
   /** The build of projection `name`, if one runs. */
   of(name: string): LayoutBuild | undefined {
     return this.running.get(name);
+  }
+
+  /** The builds running that switch with `build` (`Projection.switchesWith`, either way). */
+  partnersOf(build: LayoutBuild): LayoutBuild[] {
+    const name = build.projection.name;
+    const linked = (one: LayoutBuild) =>
+      (build.projection.switchesWith?.includes(one.projection.name) ?? false) ||
+      (one.projection.switchesWith?.includes(name) ?? false);
+    return this.all().filter((one) => one !== build && linked(one));
   }
 
   /** Every build running. */

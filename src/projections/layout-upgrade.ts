@@ -12,6 +12,7 @@ import type { Projection, ProjectionContext } from '../store/projection.port.js'
 import { dropObject, type Registered } from './projection-steps.js';
 import {
   layoutOf,
+  tablesOf,
   type Layout,
   type ProjectionLayouts,
   type ProjectionVersions,
@@ -129,10 +130,10 @@ function writeLayouts(file: LayoutFile, projection: Projection, plan: Plan): voi
     layouts.set(name, 'building', building);
     return;
   }
-  // No code reads the serving layout any longer: its tables go, as recorded (a file older than
-  // the record: as this code names them), and a build beside it with them.
+  // No code reads the serving layout any longer: its tables go, as recorded, and whatever holds
+  // the names this layout is about to create; a build beside it goes with them.
   drop(layouts.get(name, 'building'));
-  drop(layouts.get(name, 'serving') ?? layoutOf(projection, ''));
+  for (const table of tablesOf(layouts.get(name, 'serving'), projection, '')) dropObject(db, table);
   layouts.set(name, 'building', undefined);
   layouts.set(name, 'serving', layoutOf(projection, ''));
   versions.record(name, version);

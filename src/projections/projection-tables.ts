@@ -116,6 +116,18 @@ export function layoutOf(
   };
 }
 
+/**
+ * The tables to drop where `projection`'s layout recorded as `recorded` goes: those recorded,
+ * and those its code names under `suffix` (a layout recorded by code that declared none).
+ */
+export function tablesOf(
+  recorded: Layout | undefined,
+  projection: { readonly version: number; readonly tables: readonly string[] },
+  suffix: string,
+): string[] {
+  return [...new Set([...(recorded?.tables ?? []), ...layoutOf(projection, suffix).tables])];
+}
+
 /** Memory ids and their keys, cached: a key never changes once given. */
 export class MemoryKeys {
   private readonly cache = new Map<string, number>();

@@ -8,7 +8,8 @@ export * from './memory-read-model.js';
 export * from './read-models.projection.js';
 export * from './search.projection.js';
 export { resolvePage, type ReadModelQueries } from './read-model.queries.js';
-export { READ_MODEL_VERSION } from './read-model.schema.js';
+export * from './read-model-layouts.js';
+export { READ_MODEL_TABLES, SEARCH_TABLES, type TableNaming } from './read-model.names.js';
 export {
   CHUNK_ITEMS,
   collectState,

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
+import { readModelNames, type ReadModelNames } from './read-model.names.js';
 
 /** The seq of each of `ids` in one memory (`mem`); ids not found are left out. */
 export type SeqsOf = (mem: number, ids: readonly string[]) => Map<string, number>;
@@ -16,14 +17,18 @@ export function seqsOnLog(embedded: EmbeddedDatabase, memoryIdOf: (mem: number) 
   return (mem, ids) => embedded.seqsOf(memoryIdOf(mem), ids);
 }
 
-/** Seqs found on the read models' own index by id (`rm_items_by_id`). */
-export function seqsOnReadModels(db: Database.Database): SeqsOf {
+/** Seqs found on the read models' own index by id (`rm_items_by_id`), in one layout (`names`). */
+export function seqsOnReadModels(
+  db: Database.Database,
+  names: ReadModelNames = readModelNames(),
+): SeqsOf {
+  const items = names.rm_items;
   const one = db
-    .prepare<[number, string], number>('SELECT seq FROM rm_items WHERE mem = ? AND id = ?')
+    .prepare<[number, string], number>(`SELECT seq FROM ${items} WHERE mem = ? AND id = ?`)
     .pluck();
   const many = db
     .prepare<[number, string], [string, number]>(
-      'SELECT id, seq FROM rm_items WHERE mem = ? AND id IN (SELECT value FROM json_each(?))',
+      `SELECT id, seq FROM ${items} WHERE mem = ? AND id IN (SELECT value FROM json_each(?))`,
     )
     .raw();
   return (mem, ids) => {

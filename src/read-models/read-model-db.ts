@@ -3,22 +3,24 @@
  * (SQLite store: written inside each append's transaction, read back with the log's events) or
  * a local file of their own (any other store: fed by catch-up from the log, events copied into
  * `rm_payloads`). Process memory holds no per-event structure; only small per-memory keys.
+ * The file holds one layout of their tables, or two while a new one is built beside the serving
+ * one (read-model-layout.ts); queries go to the layout serving when they are asked.
  */
 import type Database from 'better-sqlite3';
-import type { Sequenced } from '../core/index.js';
+import { MemoryError, type Sequenced } from '../core/index.js';
 import { openSqliteFile } from '../db/sqlite-file.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
-import { seqsOnLog, seqsOnReadModels, type SeqsOf } from './item-seqs.js';
-import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
-import { ensureReadModelSchema } from './read-model.schema.js';
-import { prepareWholeState, type WholeState } from './read-model.whole-state.js';
-import { prepareWriter } from './read-model.writer.js';
-import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
+import { seqsOnLog, seqsOnReadModels } from './item-seqs.js';
+import { type LayoutAccess, type LayoutFile, type ReadModelLayout } from './read-model-layout.js';
+import type { ReadModelNames, TableNaming } from './read-model.names.js';
+import type { ReadModelLayoutCode } from './read-model-layouts.js';
+import type { LoadEvents, ReadModelQueries } from './read-model.queries.js';
+import type { WholeState } from './read-model.whole-state.js';
+import type { SearchReadModel } from './search.read-model.js';
 
-/** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
-export const NO_ROWS = 0;
+export { NO_ROWS, type ReadModelLayout } from './read-model-layout.js';
 
 /** The read models of one store. */
 export interface ReadModelDb {
@@ -35,26 +37,30 @@ export interface ReadModelDb {
    * no page image from before it outlives it (src/db/wal-scrub.ts).
    */
   readonly wal: WalScrubber;
+  /** The serving layout's queries (resolved at each use: a layout built beside may take over). */
   readonly queries: ReadModelQueries;
+  /** The serving layout's whole-state reads. */
   readonly wholeState: WholeState;
+  /** The serving layout's search. */
   readonly search: SearchReadModel;
   /**
    * The integer key of a memory in every read-model row, or {@link NO_ROWS} while the read
    * models hold nothing of it (a read creates nothing, so a look at an empty memory writes
-   * nothing to disk).
+   * nothing to disk). The same in every layout.
    */
   keyOf(memoryId: string): number;
   /** The key of a memory, created if needed (before its first events are applied). */
   createKey(memoryId: string): number;
-  /** The last applied seq of a memory (-1: none) and the id of the event there. */
+  /** The serving layout's last applied seq of a memory (-1: none) and the id of the event there. */
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
-   * Applies the next events of a memory inside the caller's transaction (earlier ones are
-   * skipped, a gap is refused); returns those it applied. The read-models projection's `apply`.
+   * The layout `code` with its tables named by `naming` (their own names without it), opened on
+   * first use (its tables created where missing): what the read-models and search projections
+   * open for a runtime's context.
    */
-  write(mem: number, events: readonly Sequenced[]): Sequenced[];
-  /** Drops every row of one memory inside the caller's transaction (a rebuild follows). */
-  reset(mem: number): void;
+  layout(code: ReadModelLayoutCode, naming?: TableNaming): ReadModelLayout;
+  /** Where queries find the serving layout from now on (the runtime: registerReadModels). */
+  serveFrom(serving: () => ReadModelLayout | undefined): void;
   /** Runs `work` in one read transaction, so every query in it sees the same snapshot. */
   read<T>(work: () => T): T;
   /** Closes the database when the read models own it. */
@@ -64,19 +70,17 @@ export interface ReadModelDb {
 /** Read models inside the store's own database (the SQLite store). */
 export function openEmbeddedReadModels(embedded: EmbeddedDatabase): ReadModelDb {
   const db = embedded.database;
-  ensureReadModelSchema(db, false);
-  const models = readModelsOn(db, 'the store file', false, (memoryIdOf) => ({
-    load: (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
-    seqsOf: seqsOnLog(embedded, memoryIdOf),
-  }));
-  return {
-    ...models,
-    embedded: true,
-    database: db,
+  return new ReadModelFile(db, {
+    location: 'the store file',
     path: embedded.path,
+    embedded: true,
     wal: embedded.wal,
+    access: (_names, memoryIdOf) => ({
+      load: (mem, seqs) => embedded.eventsAt(memoryIdOf(mem), seqs),
+      seqsOf: seqsOnLog(embedded, memoryIdOf),
+    }),
     close: () => undefined,
-  };
+  });
 }
 
 /** Read models in a file of their own (`:memory:` for a private in-memory database). */
@@ -85,98 +89,149 @@ export function openReadModelFile(path: string): ReadModelDb {
   // between an applied Erasure and its scrub is scrubbed on open (src/db/sqlite-file.ts).
   const file = openSqliteFile({ path, role: 'read-model file', synchronous: 'NORMAL' });
   const { db, wal } = file;
-  try {
-    file.run('open', () => ensureReadModelSchema(db, true));
-  } catch (error) {
-    file.close();
-    throw error;
-  }
+  return new ReadModelFile(db, {
+    location: path,
+    path,
+    embedded: false,
+    wal,
+    access: (names) => ({
+      load: payloadLoader(db, names, path),
+      seqsOf: seqsOnReadModels(db, names),
+    }),
+    translate: (work) => file.run('open', work),
+    close: () => file.close(),
+  });
+}
+
+/** Loads events from a layout's copies of them (`rm_payloads`). */
+function payloadLoader(db: Database.Database, names: ReadModelNames, path: string): LoadEvents {
   const payloads = db.prepare<[number, string], { seq: number; type: string; payload: string }>(
-    `SELECT seq, type, payload FROM rm_payloads
+    `SELECT seq, type, payload FROM ${names.rm_payloads}
       WHERE mem = ? AND seq IN (SELECT value FROM json_each(?))`,
   );
   // The copies were written from validated events: one indexed read per page, no second parse.
-  const load: LoadEvents = (mem, seqs) => {
+  return (mem, seqs) => {
     const out = new Map<number, Sequenced>();
     if (seqs.length === 0) return out;
     for (const row of payloads.all(mem, JSON.stringify(seqs)))
       out.set(row.seq, decodeTrustedJson(row.type, row.payload, row.seq, `read models ${path}`));
     return out;
   };
-  const models = readModelsOn(db, path, true, () => ({
-    load,
-    seqsOf: seqsOnReadModels(db),
-  }));
-  return { ...models, embedded: false, path, database: db, wal, close: () => file.close() };
 }
 
-function readModelsOn(
-  db: Database.Database,
-  location: string,
-  withPayloads: boolean,
-  /** How events are loaded by seq and items found by id, where the events live. */
-  access: (memoryIdOf: (mem: number) => string) => { load: LoadEvents; seqsOf: SeqsOf },
-): Omit<ReadModelDb, 'close' | 'embedded' | 'path' | 'wal' | 'database'> {
-  const keys = new Map<string, number>();
-  const ids = new Map<number, string>();
-  const memoryIdOf = (mem: number) => ids.get(mem)!;
-  const { load, seqsOf } = access(memoryIdOf);
-  const search = prepareSearchReadModel(db);
-  const write = prepareWriter(db, search, withPayloads, seqsOf);
-  const sql = {
-    insertMemory: db.prepare<[string]>('INSERT OR IGNORE INTO rm_memories (memory_id) VALUES (?)'),
-    keyOf: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
-    // The checkpoint is the memory's last rm_items row (read-model.schema.ts).
-    checkpoint: db.prepare<[number], { seq: number; id: string }>(
-      'SELECT seq, id FROM rm_items WHERE mem = ? ORDER BY seq DESC LIMIT 1',
-    ),
-    resetSearchCheckpoint: db.prepare<[number]>(
-      'UPDATE rm_memories SET search_checkpoint = -1 WHERE mem = ?',
-    ),
-  };
-  const queries = prepareQueries(db, load, seqsOf);
-  const wholeState = prepareWholeState(db, load);
-  const perMemoryTables = ['rm_items', 'rm_recall_uses'].concat(
-    withPayloads ? ['rm_payloads'] : [],
-  );
-  const deletes = perMemoryTables.map((table) =>
-    db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
-  );
-  const reset = (mem: number) => {
-    for (const statement of deletes) statement.run(mem);
-    search.clear(mem);
-    sql.resetSearchCheckpoint.run(mem);
-  };
+interface FileOptions {
+  readonly location: string;
+  readonly path: string;
+  readonly embedded: boolean;
+  readonly wal: WalScrubber;
+  readonly access: (names: ReadModelNames, memoryIdOf: (mem: number) => string) => LayoutAccess;
+  /** Runs a layout's opening, translating the driver's errors (own file). */
+  readonly translate?: <T>(work: () => T) => T;
+  readonly close: () => void;
+}
 
-  return {
-    location,
-    queries,
-    wholeState,
-    search,
-    keyOf(memoryId) {
-      let mem = keys.get(memoryId);
-      if (mem === undefined) {
-        mem = sql.keyOf.get(memoryId);
-        if (mem === undefined) return NO_ROWS;
-        keys.set(memoryId, mem);
-        ids.set(mem, memoryId);
-      }
-      return mem;
-    },
-    createKey(memoryId) {
-      const mem = this.keyOf(memoryId);
-      if (mem !== NO_ROWS) return mem;
-      sql.insertMemory.run(memoryId);
-      return this.keyOf(memoryId);
-    },
-    checkpoint(mem) {
-      const row = sql.checkpoint.get(mem);
-      return { seq: row?.seq ?? -1, id: row?.id ?? null };
-    },
-    write,
-    reset,
-    read(work) {
-      return db.inTransaction ? work() : db.transaction(work).deferred();
-    },
-  };
+class ReadModelFile implements ReadModelDb, LayoutFile {
+  readonly location: string;
+  readonly path: string;
+  readonly embedded: boolean;
+  readonly wal: WalScrubber;
+  readonly withPayloads: boolean;
+  /** The layouts opened on this file, by version and table suffix. */
+  private readonly layouts = new Map<string, ReadModelLayout>();
+  private serving: (() => ReadModelLayout | undefined) | undefined;
+
+  constructor(
+    readonly db: Database.Database,
+    private readonly options: FileOptions,
+  ) {
+    this.location = options.location;
+    this.path = options.path;
+    this.embedded = options.embedded;
+    this.wal = options.wal;
+    this.withPayloads = !options.embedded;
+  }
+
+  get database(): Database.Database {
+    return this.db;
+  }
+
+  get queries(): ReadModelQueries {
+    return this.current().queries;
+  }
+
+  get wholeState(): WholeState {
+    return this.current().wholeState;
+  }
+
+  get search(): SearchReadModel {
+    return this.current().search;
+  }
+
+  keyOf(memoryId: string): number {
+    return this.current().keyOf(memoryId);
+  }
+
+  createKey(memoryId: string): number {
+    return this.current().createKey(memoryId);
+  }
+
+  checkpoint(mem: number): { readonly seq: number; readonly id: string | null } {
+    return this.current().checkpoint(mem);
+  }
+
+  layout(code: ReadModelLayoutCode, naming: TableNaming = (table) => table): ReadModelLayout {
+    const key = `${code.version}${naming('')}`;
+    let layout = this.layouts.get(key);
+    // Tables the runtime dropped since (a rebuild of search, opened after the read models) are
+    // created again; statements prepared on them are prepared again by SQLite.
+    if (layout) this.run(() => layout!.ensure());
+    else {
+      layout = this.run(() => code.open(this, naming));
+      this.layouts.set(key, layout);
+    }
+    return layout;
+  }
+
+  access(names: ReadModelNames, memoryIdOf: (mem: number) => string): LayoutAccess {
+    return this.options.access(names, memoryIdOf);
+  }
+
+  servingOtherThan(layout: ReadModelLayout): ReadModelLayout | undefined {
+    const serving = this.serving?.();
+    return serving === layout ? undefined : serving;
+  }
+
+  serveFrom(serving: () => ReadModelLayout | undefined): void {
+    this.serving = serving;
+  }
+
+  read<T>(work: () => T): T {
+    return this.db.inTransaction ? work() : this.db.transaction(work).deferred();
+  }
+
+  close(): void {
+    this.options.close();
+  }
+
+  /** The serving layout: the runtime's, or before one serves, the only layout opened. */
+  private current(): ReadModelLayout {
+    const serving = this.serving?.();
+    if (serving) return serving;
+    if (this.layouts.size === 1) return this.layouts.values().next().value!;
+    throw new MemoryError(
+      'STORE_FAILED',
+      `The read models in ${this.location} are not registered on a projection runtime, so no layout serves their queries.`,
+      { details: { location: this.location } },
+    );
+  }
+
+  /** Runs `work`; a failure closes a file the read models own. */
+  private run<T>(work: () => T): T {
+    try {
+      return this.options.translate ? this.options.translate(work) : work();
+    } catch (error) {
+      if (!this.embedded) this.close();
+      throw error;
+    }
+  }
 }

@@ -17,6 +17,7 @@ import {
 } from '../core/index.js';
 import type { SeqsOf } from './item-seqs.js';
 import { KIND_CODES } from '../db/encodings.js';
+import { readModelNames, type ReadModelNames } from './read-model.names.js';
 import {
   fillStatePage,
   MAX_PAGE,
@@ -76,8 +77,16 @@ export function resolvePage(options: PageOptions): ResolvedPage {
 /** The read-model queries over one connection. */
 export type ReadModelQueries = ReturnType<typeof prepareQueries>;
 
-/** Prepares every query once per connection; `seqsOf` finds items by id. */
-export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: SeqsOf) {
+/**
+ * Prepares every query once per connection and layout (`names`); `seqsOf` finds items by id.
+ */
+export function prepareQueries(
+  db: Database.Database,
+  load: LoadEvents,
+  seqsOf: SeqsOf,
+  names: ReadModelNames = readModelNames(),
+) {
+  const { rm_items: items, rm_recall_uses: uses, rm_item_totals: totals } = names;
   // `LIMIT ? + 0`, never a bare `LIMIT ?`: SQLite (3.53) reads a bare one's bound value while
   // planning and then expires the statement whenever that parameter is bound again, which
   // better-sqlite3 does on every call, so each call prepared the statement anew (~6 µs).
@@ -87,7 +96,7 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
         // `kind < 2` lets SQLite use the partial index rm_items_content (a bound `kind = ?`
         // alone does not prove it), which covers the query: without it, the primary key is
         // walked from the first seq, every kind read and skipped.
-        `SELECT seq FROM rm_items
+        `SELECT seq FROM ${items}
           WHERE mem = ? AND kind < 2 AND kind = ? AND seq <= ?
             AND (deleted_seq IS NULL OR deleted_seq > ?)
           ORDER BY seq LIMIT ? + 0 OFFSET ?`,
@@ -97,31 +106,31 @@ export function prepareQueries(db: Database.Database, load: LoadEvents, seqsOf: 
     // by name, which showed in the page's profile.
     deleted: db
       .prepare<[number, number, number, number], DeletedRow>(
-        `SELECT id, deleted_seq, erased_seq, seq FROM rm_items
+        `SELECT id, deleted_seq, erased_seq, seq FROM ${items}
           WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ?
           ORDER BY deleted_seq, seq LIMIT ? + 0 OFFSET ?`,
       )
       .raw(),
     totals: db.prepare<[number, number], TotalsRow>(
-      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_item_totals
+      `SELECT messages, documents, deleted_messages, deleted_documents FROM ${totals}
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
     // With one max() aggregate, SQLite takes the bare column (the time) from the row of the max.
     recallStats: db
       .prepare<[number, string, number], StatRow>(
-        `SELECT item_seq, COUNT(*), MAX(recall_seq), recall_ts FROM rm_recall_uses
+        `SELECT item_seq, COUNT(*), MAX(recall_seq), recall_ts FROM ${uses}
           WHERE mem = ? AND item_seq IN (SELECT value FROM json_each(?)) AND recall_seq <= ?
           GROUP BY item_seq`,
       )
       .raw(),
     recallUses: db
       .prepare<[number, number, number], number>(
-        `SELECT recall_seq FROM rm_recall_uses WHERE mem = ? AND item_seq = ?
+        `SELECT recall_seq FROM ${uses} WHERE mem = ? AND item_seq = ?
           ORDER BY recall_seq LIMIT ? + 0`,
       )
       .pluck(),
     itemAt: db.prepare<[number, number], ItemRow>(
-      'SELECT kind, deleted_seq, erased_seq FROM rm_items WHERE mem = ? AND seq = ?',
+      `SELECT kind, deleted_seq, erased_seq FROM ${items} WHERE mem = ? AND seq = ?`,
     ),
   };
   const loadInOrder = <T extends Sequenced>(mem: number, seqs: readonly number[]): T[] => {

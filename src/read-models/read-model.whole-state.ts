@@ -18,6 +18,7 @@ import {
 } from '../core/index.js';
 import type { LoadEvents } from './read-model.queries.js';
 import { totalsOf, type StatePage } from './read-model.types.js';
+import { readModelNames, type ReadModelNames } from './read-model.names.js';
 
 /** Items per chunk of a streamed state. */
 export const CHUNK_ITEMS = 500;
@@ -47,18 +48,23 @@ interface TotalsRow {
   readonly deleted_documents: number;
 }
 
-/** Prepares the whole-state reads over one connection. */
-export function prepareWholeState(db: Database.Database, load: LoadEvents) {
+/** Prepares the whole-state reads over one connection and layout (`names`). */
+export function prepareWholeState(
+  db: Database.Database,
+  load: LoadEvents,
+  names: ReadModelNames = readModelNames(),
+) {
+  const { rm_items: items, rm_recall_uses: uses, rm_item_totals: totals } = names;
   // `LIMIT ? + 0`: a bare `LIMIT ?` re-prepares the statement on every call (see
   // read-model.queries.ts).
   const sql = {
     totals: db.prepare<[number, number], TotalsRow>(
-      `SELECT messages, documents, deleted_messages, deleted_documents FROM rm_item_totals
+      `SELECT messages, documents, deleted_messages, deleted_documents FROM ${totals}
         WHERE mem = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
     ),
     content: db
       .prepare<[number, number, number, number], number>(
-        `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
+        `SELECT seq FROM ${items} WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
           ORDER BY seq LIMIT ? + 0`,
       )
       .pluck(),
@@ -66,7 +72,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
       [number, number, number, number, number],
       { seq: number; id: string; deleted_seq: number }
     >(
-      `SELECT seq, id, deleted_seq FROM rm_items
+      `SELECT seq, id, deleted_seq FROM ${items}
         WHERE mem = ? AND deleted_seq IS NOT NULL AND deleted_seq <= ? AND (deleted_seq, seq) > (?, ?)
         ORDER BY deleted_seq, seq LIMIT ? + 0`,
     ),
@@ -74,7 +80,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
       [number, number, number, number, number],
       { seq: number; id: string; erased_seq: number }
     >(
-      `SELECT seq, id, erased_seq FROM rm_items
+      `SELECT seq, id, erased_seq FROM ${items}
         WHERE mem = ? AND erased_seq IS NOT NULL AND erased_seq <= ? AND (erased_seq, seq) > (?, ?)
         ORDER BY erased_seq, seq LIMIT ? + 0`,
     ),
@@ -84,7 +90,7 @@ export function prepareWholeState(db: Database.Database, load: LoadEvents) {
     >(
       `SELECT u.item_seq AS seq, i.id AS id, COUNT(*) AS count, MAX(u.recall_seq) AS last,
               u.recall_ts AS ts
-         FROM rm_recall_uses u JOIN rm_items i ON i.mem = u.mem AND i.seq = u.item_seq
+         FROM ${uses} u JOIN ${items} i ON i.mem = u.mem AND i.seq = u.item_seq
         WHERE u.mem = ? AND u.recall_seq <= ? AND u.item_seq > ?
         GROUP BY u.item_seq ORDER BY u.item_seq LIMIT ? + 0`,
     ),
@@ -142,32 +148,34 @@ export type WholeState = ReturnType<typeof prepareWholeState>;
 /**
  * Every chunk of the state as of `n`. `read` runs each chunk's reads in one read transaction;
  * answers as of a fixed `n` do not change while the log grows, so chunks need no common one.
+ * `serving` gives the reads of the layout serving at each chunk: a layout that took over
+ * between two chunks answers the same (it holds at least `n`, under the same memory keys).
  */
 export async function* streamState(
-  whole: WholeState,
+  serving: () => WholeState,
   read: <T>(work: () => T) => T,
   mem: number,
   n: number,
 ): AsyncGenerator<StateChunk> {
-  yield read(() => whole.head(mem, n));
+  yield read(() => serving().head(mem, n));
   for (let after = -1; ;) {
-    const items = read(() => whole.content(mem, n, after));
+    const items = read(() => serving().content(mem, n, after));
     if (items.length === 0) break;
     yield { part: 'content', items };
     after = items.at(-1)!.seq;
   }
   for (let after: readonly [number, number] | undefined = [-1, -1]; after;) {
-    const chunk = read(() => whole.deleted(mem, n, after!));
+    const chunk = read(() => serving().deleted(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'deleted', entries: chunk.entries };
     after = chunk.next;
   }
   for (let after: readonly [number, number] | undefined = [-1, -1]; after;) {
-    const chunk = read(() => whole.erased(mem, n, after!));
+    const chunk = read(() => serving().erased(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'erased', entries: chunk.entries };
     after = chunk.next;
   }
   for (let after: number | undefined = -1; after !== undefined;) {
-    const chunk = read(() => whole.recallStats(mem, n, after!));
+    const chunk = read(() => serving().recallStats(mem, n, after!));
     if (chunk.entries.length > 0) yield { part: 'recallStats', entries: chunk.entries };
     after = chunk.next;
   }

@@ -11,6 +11,7 @@ import { multiRowInsert, rowBuffer } from '../db/multi-row-insert.js';
 import type { SeqsOf } from './item-seqs.js';
 import { KIND_CODES } from '../db/encodings.js';
 import type { SearchReadModel } from './search.read-model.js';
+import { readModelNames, type ReadModelNames } from './read-model.names.js';
 
 interface Totals {
   messages: number;
@@ -28,59 +29,61 @@ interface ItemRow {
 export type ApplyEvents = (mem: number, events: readonly Sequenced[]) => Sequenced[];
 
 /**
- * Prepares the writer over `db`; `withPayloads` also stores each event (no log in this file);
- * `seqsOf` finds items by id.
+ * Prepares the writer over `db`, on one layout's tables (`names`); `withPayloads` also stores
+ * each event (no log in this file); `seqsOf` finds items by id.
  */
 export function prepareWriter(
   db: Database.Database,
   search: SearchReadModel,
   withPayloads: boolean,
   seqsOf: SeqsOf,
+  names: ReadModelNames = readModelNames(),
 ): ApplyEvents {
+  const { rm_items: items, rm_recall_uses: uses, rm_payloads: payloads } = names;
   const sql = {
     // Each row carries the running totals right after its seq (read-model.schema.ts); rows go
     // many to a statement (src/db/multi-row-insert.ts).
     insertItems: multiRowInsert<number | string>(
       db,
-      `INSERT INTO rm_items (mem, seq, kind, id, messages, documents, deleted_messages,
+      `INSERT INTO ${items} (mem, seq, kind, id, messages, documents, deleted_messages,
          deleted_documents) VALUES`,
       8,
     ),
     itemAt: db.prepare<[number, number], ItemRow>(
-      'SELECT kind, deleted_seq FROM rm_items WHERE mem = ? AND seq = ?',
+      `SELECT kind, deleted_seq FROM ${items} WHERE mem = ? AND seq = ?`,
     ),
     markDeleted: db.prepare<[number, number, number]>(
-      'UPDATE rm_items SET deleted_seq = ? WHERE mem = ? AND seq = ? AND deleted_seq IS NULL',
+      `UPDATE ${items} SET deleted_seq = ? WHERE mem = ? AND seq = ? AND deleted_seq IS NULL`,
     ),
     markErased: db.prepare<[number, number, number]>(
-      'UPDATE rm_items SET erased_seq = ? WHERE mem = ? AND seq = ? AND erased_seq IS NULL',
+      `UPDATE ${items} SET erased_seq = ? WHERE mem = ? AND seq = ? AND erased_seq IS NULL`,
     ),
     // The last row: the checkpoint (read-model.schema.ts) and the totals right after it.
     last: db.prepare<[number], Totals & { seq: number }>(
-      `SELECT seq, messages, documents, deleted_messages, deleted_documents FROM rm_items
+      `SELECT seq, messages, documents, deleted_messages, deleted_documents FROM ${items}
         WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
     ),
     // One statement per Recall for all its items (seqs of a JSON array).
     insertRecallUses: db.prepare<[number, number, string, string]>(
-      `INSERT OR IGNORE INTO rm_recall_uses (mem, item_seq, recall_seq, recall_ts)
+      `INSERT OR IGNORE INTO ${uses} (mem, item_seq, recall_seq, recall_ts)
        SELECT ?, value, ?, ? FROM json_each(?)`,
     ),
   };
   const insertPayload = withPayloads
     ? db.prepare<[number, number, string, string]>(
-        'INSERT INTO rm_payloads (mem, seq, type, payload) VALUES (?, ?, ?, ?)',
+        `INSERT INTO ${payloads} (mem, seq, type, payload) VALUES (?, ?, ?, ?)`,
       )
     : undefined;
   const payloadAt = withPayloads
     ? db
         .prepare<[number, number], string>(
-          'SELECT payload FROM rm_payloads WHERE mem = ? AND seq = ?',
+          `SELECT payload FROM ${payloads} WHERE mem = ? AND seq = ?`,
         )
         .pluck()
     : undefined;
   const rewritePayload = withPayloads
     ? db.prepare<[string, number, number]>(
-        'UPDATE rm_payloads SET payload = ? WHERE mem = ? AND seq = ?',
+        `UPDATE ${payloads} SET payload = ? WHERE mem = ? AND seq = ?`,
       )
     : undefined;
   /** Drops an erased item's words from every copy this file holds: search rows and payload. */

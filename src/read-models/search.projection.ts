@@ -6,12 +6,13 @@
  * comes from their item index, which is at least as far along (registered first, advanced with
  * it). An Erasure's words also leave the index inline, in the Erasure's own transaction (the
  * read models' writer), so the scrub after it covers them whether search was current or not.
+ * Its tables of a layout are named through the runtime like the read models' of the same layout
+ * (their queries join), so the two switch layouts together (`switchesWith`).
  */
 import type { Sequenced } from '../core/index.js';
-import type { Projection, ProjectionHandler } from '../store/projection.port.js';
-import { NO_ROWS, type ReadModelDb } from './read-model-db.js';
-import { READ_MODEL_VERSION } from './read-model.schema.js';
-import { READ_MODELS } from './read-models.projection.js';
+import type { ProjectionHandler } from '../store/projection.port.js';
+import { NO_ROWS, type ReadModelDb, type ReadModelLayout } from './read-model-db.js';
+import { READ_MODELS } from './read-models.name.js';
 
 /** Search's name on the runtime. */
 export const SEARCH = 'search';
@@ -35,52 +36,43 @@ export const VECTOR_WINDOWS = 'vector-windows';
 export const SEARCHED: readonly string[] = [READ_MODELS, SEARCH, VECTOR_WINDOWS];
 
 /**
- * Search over `models`' file as a projection. Its tables and checkpoint (`search_checkpoint`)
- * are read-model tables, under their layout version.
+ * The search handler of one layout (read-models.projection.ts makes the projection). Its
+ * checkpoint (`search_checkpoint`) is kept in the read models' memories table of the same
+ * layout, whose item index it reads.
  */
-export function searchProjection(models: ReadModelDb): Projection {
-  return {
-    name: SEARCH,
-    version: Number(READ_MODEL_VERSION),
-    tables: [],
-    inline: false,
-    readsStoredForm: false,
-    open: () => searchHandler(models),
-  };
-}
-
-function searchHandler(models: ReadModelDb): ProjectionHandler {
+export function searchHandler(models: ReadModelDb, layout: ReadModelLayout): ProjectionHandler {
   const db = models.database;
+  const { rm_memories: memories, rm_items: items } = layout.names;
   const sql = {
     checkpoint: db
-      .prepare<[number], number>('SELECT search_checkpoint FROM rm_memories WHERE mem = ?')
+      .prepare<[number], number>(`SELECT search_checkpoint FROM ${memories} WHERE mem = ?`)
       .pluck(),
     setCheckpoint: db.prepare<[number, number]>(
-      'UPDATE rm_memories SET search_checkpoint = ? WHERE mem = ?',
+      `UPDATE ${memories} SET search_checkpoint = ? WHERE mem = ?`,
     ),
     // Items of a range erased since (their words are gone: never indexed).
     erasedIn: db
       .prepare<[number, number, number], number>(
-        `SELECT seq FROM rm_items WHERE mem = ? AND erased_seq IS NOT NULL
+        `SELECT seq FROM ${items} WHERE mem = ? AND erased_seq IS NOT NULL
             AND seq BETWEEN ? AND ?`,
       )
       .pluck(),
     erasedBy: db
       .prepare<[number, number], number>(
-        'SELECT seq FROM rm_items WHERE mem = ? AND erased_seq = ?',
+        `SELECT seq FROM ${items} WHERE mem = ? AND erased_seq = ?`,
       )
       .pluck(),
     contentIn: db
       .prepare<[number, number, number], number>(
-        `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
+        `SELECT seq FROM ${items} WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
             AND erased_seq IS NULL LIMIT 1`,
       )
       .pluck(),
     idAt: db
-      .prepare<[number, number], string>('SELECT id FROM rm_items WHERE mem = ? AND seq = ?')
+      .prepare<[number, number], string>(`SELECT id FROM ${items} WHERE mem = ? AND seq = ?`)
       .pluck(),
   };
-  const key = (memoryId: string) => models.keyOf(memoryId);
+  const key = (memoryId: string) => layout.keyOf(memoryId);
   return {
     /**
      * The last seq indexed, or the read models' checkpoint when no content lies between (up to
@@ -92,14 +84,14 @@ function searchHandler(models: ReadModelDb): ProjectionHandler {
       const mem = key(memoryId);
       if (mem === NO_ROWS) return -1;
       const indexed = sql.checkpoint.get(mem) ?? -1;
-      const applied = models.checkpoint(mem).seq;
+      const applied = layout.checkpoint(mem).seq;
       if (applied <= indexed || applied - indexed > LAG_WITHOUT_CONTENT) return indexed;
       return sql.contentIn.get(mem, indexed, applied) === undefined ? applied : indexed;
     },
     apply(memoryId, projected) {
       const last = projected.at(-1)?.event.seq;
       if (last === undefined) return;
-      const mem = models.createKey(memoryId);
+      const mem = layout.createKey(memoryId);
       const erased = new Set(sql.erasedIn.all(mem, projected[0]!.event.seq, last));
       // Only `event` is read: a writer's own events come without their stored form.
       for (const one of projected) index(mem, one.event, erased);
@@ -108,7 +100,7 @@ function searchHandler(models: ReadModelDb): ProjectionHandler {
     reset(memoryId) {
       const mem = key(memoryId);
       if (mem === NO_ROWS) return;
-      models.search.clear(mem);
+      layout.search.clear(mem);
       sql.setCheckpoint.run(-1, mem);
     },
     /** Made from this log when the read models hold the same event at its checkpoint. */
@@ -120,9 +112,9 @@ function searchHandler(models: ReadModelDb): ProjectionHandler {
 
   function index(mem: number, event: Sequenced, erased: ReadonlySet<number>): void {
     if (event.kind === 'message' || event.kind === 'document') {
-      if (!erased.has(event.seq)) models.search.add(mem, event);
+      if (!erased.has(event.seq)) layout.search.add(mem, event);
     } else if (event.kind === 'erasure') {
-      for (const seq of sql.erasedBy.all(mem, event.seq)) models.search.forget(mem, seq);
+      for (const seq of sql.erasedBy.all(mem, event.seq)) layout.search.forget(mem, seq);
     }
   }
 }

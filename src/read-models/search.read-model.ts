@@ -46,15 +46,18 @@ import {
   type SearchHit,
   type Sequenced,
 } from '../core/index.js';
+import { readModelNames, type ReadModelNames } from './read-model.names.js';
 
-/** DDL for the search tables (CREATE ... IF NOT EXISTS), run by the read-model schema. */
-export const SEARCH_SCHEMA = `
-CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+/** DDL for one layout's search tables (CREATE ... IF NOT EXISTS), run by the read-model schema. */
+export function searchSchema(n: ReadModelNames): string {
+  return `
+CREATE VIRTUAL TABLE IF NOT EXISTS ${n.search_fts} USING fts5(
   text, tokenize = 'porter unicode61 remove_diacritics 2'
 );
-INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1);
-CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_fts, row);
+INSERT INTO ${n.search_fts} (${n.search_fts}, rank) VALUES ('secure-delete', 1);
+CREATE VIRTUAL TABLE IF NOT EXISTS ${n.search_vocab} USING fts5vocab(${n.search_fts}, row);
 `;
+}
 
 /** Options of {@link SearchReadModel.search}. */
 export interface SearchReadModelOptions {
@@ -170,31 +173,36 @@ interface Row {
   score: number;
 }
 
-/** Prepares the search read model's statements on `db` (the tables must exist: {@link SEARCH_SCHEMA}). */
-export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
-  const insertText = db.prepare<[bigint, string]>(
-    'INSERT INTO search_fts (rowid, text) VALUES (?, ?)',
-  );
-  const deleteText = db.prepare<[bigint]>('DELETE FROM search_fts WHERE rowid = ?');
+/**
+ * Prepares the search read model's statements on `db`, on one layout's tables (`names`; they
+ * must exist: {@link searchSchema}).
+ */
+export function prepareSearchReadModel(
+  db: Database.Database,
+  names: ReadModelNames = readModelNames(),
+): SearchReadModel {
+  const { search_fts: fts, rm_items: items } = names;
+  const insertText = db.prepare<[bigint, string]>(`INSERT INTO ${fts} (rowid, text) VALUES (?, ?)`);
+  const deleteText = db.prepare<[bigint]>(`DELETE FROM ${fts} WHERE rowid = ?`);
   const deleteTexts = db.prepare<[bigint, bigint]>(
-    'DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?',
+    `DELETE FROM ${fts} WHERE rowid BETWEEN ? AND ?`,
   );
   // FTS5 takes a configuration value as a literal only, not as a bound parameter.
   const secureDeleteOff = db.prepare(
-    "INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 0)",
+    `INSERT INTO ${fts} (${fts}, rank) VALUES ('secure-delete', 0)`,
   );
   const secureDeleteOn = db.prepare(
-    "INSERT INTO search_fts (search_fts, rank) VALUES ('secure-delete', 1)",
+    `INSERT INTO ${fts} (${fts}, rank) VALUES ('secure-delete', 1)`,
   );
   const countUpTo = db
     .prepare<[string, bigint, bigint, number], number>(
-      `SELECT count(*) FROM (SELECT 1 FROM search_fts
-       WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`,
+      `SELECT count(*) FROM (SELECT 1 FROM ${fts}
+       WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)`,
     )
     .pluck();
   const nthNewest = db
     .prepare<[string, bigint, bigint, number], bigint>(
-      `SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?
+      `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?
        ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
     )
     .pluck()
@@ -205,8 +213,8 @@ export function prepareSearchReadModel(db: Database.Database): SearchReadModel {
   // whether it was deleted by then.
   const best = db.prepare<[number, bigint, string, bigint, bigint, number, number], Row>(
     `SELECT i.id AS id, i.kind AS kind, i.seq AS seq, -f.rank AS score
-     FROM search_fts AS f CROSS JOIN rm_items AS i ON i.mem = ? AND i.seq = f.rowid - ?
-     WHERE search_fts MATCH ? AND f.rowid BETWEEN ? AND ?
+     FROM ${fts} AS f CROSS JOIN ${items} AS i ON i.mem = ? AND i.seq = f.rowid - ?
+     WHERE ${fts} MATCH ? AND f.rowid BETWEEN ? AND ?
        AND (i.deleted_seq IS NULL OR i.deleted_seq > ?)
      ORDER BY f.rank LIMIT ?`,
   );

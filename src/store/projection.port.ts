@@ -80,6 +80,12 @@ export interface Projection {
    */
   readonly previous?: Projection;
   /**
+   * Projections whose tables of the same layout this one's queries read (search joins the read
+   * models' item index): a layout built beside switches only together with theirs being built,
+   * in one transaction, so no query joins tables of two layouts.
+   */
+  readonly switchesWith?: readonly string[];
+  /**
    * Whether it is applied inside each append's transaction where the store holds its file
    * (SQLite). A projection that is not (`false`: search, whose tokenising must never lengthen an
    * append) is advanced only by the runtime's `advance`, which its queries call first.

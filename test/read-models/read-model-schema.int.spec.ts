@@ -59,11 +59,19 @@ describe('read-model layout in the SQLite file', () => {
     }
   });
 
-  it('drops read models of another layout version and rebuilds them from the log', async () => {
+  it('drops read models of a layout no code reads any longer and rebuilds them from the log', async () => {
     const db = new Database(path);
-    db.prepare("UPDATE rm_meta SET value = 'old' WHERE key = 'version'").run();
+    // A layout two versions back: no code keeps it as `previous`.
+    const old = Number(READ_MODEL_VERSION) - 2;
+    db.prepare(
+      "UPDATE projection_versions SET version = ? WHERE name IN ('read-models', 'search')",
+    ).run(old);
     db.close();
-    const memledger = openMemledger({ store: openSqliteStore({ path }) });
+    const said: string[] = [];
+    const memledger = openMemledger({
+      store: openSqliteStore({ path }),
+      onNotice: (text) => said.push(text),
+    });
     const memory = await memledger.memory();
     expect(memory.readModelSeq).toBeNull();
     const stats = await memory.recallStats();
@@ -71,11 +79,20 @@ describe('read-model layout in the SQLite file', () => {
       expect.objectContaining({ count: 1, lastRecalledSeq: 1 }),
     ]);
     expect(memory.readModelSeq).toBe(1);
+    expect((await memory.search('tea')).map((hit) => hit.item.kind)).toEqual(['message']);
     await memledger.close();
-    const check = new Database(path, { readonly: true });
-    expect(check.prepare("SELECT value FROM rm_meta WHERE key = 'version'").pluck().get()).toBe(
-      READ_MODEL_VERSION,
+    expect(said).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`no code reads its layout ${old} any longer`),
+      ]),
     );
+    const check = new Database(path, { readonly: true });
+    expect(
+      check
+        .prepare("SELECT version FROM projection_versions WHERE name = 'read-models'")
+        .pluck()
+        .get(),
+    ).toBe(Number(READ_MODEL_VERSION));
     check.close();
   });
 });
