@@ -93,6 +93,7 @@ export function openSemantic(
         return db.read(() => db.queries.events(mem, seqs));
       },
       scrub: () => db.wal.request(),
+      itemTables: () => db.names,
     },
     {
       embedder,

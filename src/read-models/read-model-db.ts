@@ -41,6 +41,8 @@ export interface ReadModelDb {
   readonly queries: ReadModelQueries;
   /** The serving layout's whole-state reads. */
   readonly wholeState: WholeState;
+  /** The serving layout's table names (the vector index reads its item index by them). */
+  readonly names: ReadModelNames;
   /** The serving layout's search. */
   readonly search: SearchReadModel;
   /**
@@ -161,6 +163,10 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
 
   get wholeState(): WholeState {
     return this.current().wholeState;
+  }
+
+  get names(): ReadModelNames {
+    return this.current().names;
   }
 
   get search(): SearchReadModel {

@@ -2,6 +2,8 @@
  * What the vector index reads from the item index (`rm_items`, `rm_memories`, written by the
  * read models in the same file): which items are content, when each was written, deleted and
  * erased, and how far the read models stand. The only place the vectors know those tables.
+ * Their names are the serving read-model layout's, asked at each use: after a layout built
+ * beside takes over, the statements are prepared again on its tables.
  */
 import type Database from 'better-sqlite3';
 
@@ -47,23 +49,56 @@ export interface ItemWindows {
   visibleAt(mem: number, seqs: readonly number[], asOf: number): Map<number, VisibleItem>;
 }
 
-/** Prepares the queries on `db` (the read-model tables must exist). */
-export function prepareItemWindows(db: Database.Database): ItemWindows {
-  const sql = {
-    memoryKeys: db.prepare<[], number>('SELECT mem FROM rm_memories ORDER BY mem').pluck(),
+/** The item index's tables in the serving read-model layout. */
+export interface ItemTables {
+  readonly rm_items: string;
+  readonly rm_memories: string;
+}
+
+/** The tables' own names (a file whose read models were never upgraded beside). */
+export const ITEM_TABLES: ItemTables = { rm_items: 'rm_items', rm_memories: 'rm_memories' };
+
+/**
+ * The queries on `db` over the tables `tables()` names now (they must exist), prepared again
+ * whenever those names change.
+ */
+export function prepareItemWindows(
+  db: Database.Database,
+  tables: () => ItemTables = () => ITEM_TABLES,
+): ItemWindows {
+  let prepared: { readonly tables: ItemTables; readonly sql: ItemStatements } | undefined;
+  const statements = (): ItemStatements => {
+    const now = tables();
+    if (
+      prepared?.tables.rm_items !== now.rm_items ||
+      prepared.tables.rm_memories !== now.rm_memories
+    )
+      prepared = { tables: now, sql: itemStatements(db, now) };
+    return prepared.sql;
+  };
+  return itemWindows(statements);
+}
+
+type ItemStatements = ReturnType<typeof itemStatements>;
+
+/** The statements over one layout's `rm_items` and `rm_memories`. */
+function itemStatements(db: Database.Database, tables: ItemTables) {
+  const { rm_items, rm_memories } = tables;
+  return {
+    memoryKeys: db.prepare<[], number>(`SELECT mem FROM ${rm_memories} ORDER BY mem`).pluck(),
     memoryId: db
-      .prepare<[number], string>('SELECT memory_id FROM rm_memories WHERE mem = ?')
+      .prepare<[number], string>(`SELECT memory_id FROM ${rm_memories} WHERE mem = ?`)
       .pluck(),
-    mem: db.prepare<[string], number>('SELECT mem FROM rm_memories WHERE memory_id = ?').pluck(),
+    mem: db.prepare<[string], number>(`SELECT mem FROM ${rm_memories} WHERE memory_id = ?`).pluck(),
     checkpoint: db.prepare<[number], { seq: number; id: string }>(
-      'SELECT seq, id FROM rm_items WHERE mem = ? ORDER BY seq DESC LIMIT 1',
+      `SELECT seq, id FROM ${rm_items} WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
     ),
     idAt: db
-      .prepare<[number, number], string>('SELECT id FROM rm_items WHERE mem = ? AND seq = ?')
+      .prepare<[number, number], string>(`SELECT id FROM ${rm_items} WHERE mem = ? AND seq = ?`)
       .pluck(),
     contentAfter: db
       .prepare<[number, number, number], number>(
-        `SELECT seq FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND erased_seq IS NULL
+        `SELECT seq FROM ${rm_items} WHERE mem = ? AND kind < 2 AND seq > ? AND erased_seq IS NULL
           ORDER BY seq LIMIT ?`,
       )
       .pluck(),
@@ -71,29 +106,29 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
       [number, string],
       { seq: number; deleted_seq: number | null; erased_seq: number | null }
     >(
-      `SELECT seq, deleted_seq, erased_seq FROM rm_items
+      `SELECT seq, deleted_seq, erased_seq FROM ${rm_items}
         WHERE mem = ? AND seq IN (SELECT value FROM json_each(?))`,
     ),
     deleted: db.prepare<[number, number, number], { seq: number; deletedSeq: number }>(
-      `SELECT seq, deleted_seq AS deletedSeq FROM rm_items
+      `SELECT seq, deleted_seq AS deletedSeq FROM ${rm_items}
         WHERE mem = ? AND deleted_seq > ? AND deleted_seq <= ?`,
     ),
     erased: db
       .prepare<[number, number, number], number>(
-        'SELECT seq FROM rm_items WHERE mem = ? AND erased_seq > ? AND erased_seq <= ?',
+        `SELECT seq FROM ${rm_items} WHERE mem = ? AND erased_seq > ? AND erased_seq <= ?`,
       )
       .pluck(),
     firstChange: db
       .prepare<[number, number, number, number], number | null>(
         // An aggregate over both: the two-argument min() is NULL when either side is.
         `SELECT min(seq) FROM (
-           SELECT min(deleted_seq) AS seq FROM rm_items WHERE mem = ? AND deleted_seq > ?
-           UNION ALL SELECT min(erased_seq) FROM rm_items WHERE mem = ? AND erased_seq > ?)`,
+           SELECT min(deleted_seq) AS seq FROM ${rm_items} WHERE mem = ? AND deleted_seq > ?
+           UNION ALL SELECT min(erased_seq) FROM ${rm_items} WHERE mem = ? AND erased_seq > ?)`,
       )
       .pluck(),
     contentBetween: db
       .prepare<[number, number, number], number>(
-        `SELECT count(*) FROM rm_items WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
+        `SELECT count(*) FROM ${rm_items} WHERE mem = ? AND kind < 2 AND seq > ? AND seq <= ?
             AND erased_seq IS NULL`,
       )
       .pluck(),
@@ -103,25 +138,29 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
     >(
       // CROSS JOIN keeps the list outside: each seq is one key lookup, where `seq IN (...)`
       // beside `seq <= ?` was planned as a range scan of everything written up to `asOf`.
-      `SELECT i.seq, i.id, i.kind FROM json_each(?) AS j CROSS JOIN rm_items AS i
+      `SELECT i.seq, i.id, i.kind FROM json_each(?) AS j CROSS JOIN ${rm_items} AS i
         WHERE i.mem = ? AND i.seq = j.value AND i.kind < 2 AND i.seq <= ?
           AND (i.deleted_seq IS NULL OR i.deleted_seq > ?) AND i.erased_seq IS NULL AND ? >= 0`,
     ),
   };
+}
+
+/** The queries, each on the statements of the serving layout at its call. */
+function itemWindows(statements: () => ItemStatements): ItemWindows {
   return {
-    memoryKeys: () => sql.memoryKeys.all(),
-    memOf: (memoryId) => sql.mem.get(memoryId),
-    memoryIdOf: (mem) => sql.memoryId.get(mem),
+    memoryKeys: () => statements().memoryKeys.all(),
+    memOf: (memoryId) => statements().mem.get(memoryId),
+    memoryIdOf: (mem) => statements().memoryId.get(mem),
     checkpoint(mem) {
-      const row = sql.checkpoint.get(mem);
+      const row = statements().checkpoint.get(mem);
       return { seq: row?.seq ?? -1, id: row?.id ?? null };
     },
-    idAt: (mem, seq) => sql.idAt.get(mem, seq),
-    contentAfter: (mem, after, limit) => sql.contentAfter.all(mem, after, limit),
+    idAt: (mem, seq) => statements().idAt.get(mem, seq),
+    contentAfter: (mem, after, limit) => statements().contentAfter.all(mem, after, limit),
     windowsOf(mem, seqs) {
       const out = new Map<number, ItemWindow>();
       if (seqs.length === 0) return out;
-      for (const row of sql.windows.all(mem, JSON.stringify(seqs)))
+      for (const row of statements().windows.all(mem, JSON.stringify(seqs)))
         out.set(row.seq, {
           seq: row.seq,
           deletedSeq: row.deleted_seq,
@@ -129,15 +168,16 @@ export function prepareItemWindows(db: Database.Database): ItemWindows {
         });
       return out;
     },
-    deletedBetween: (mem, after, upTo) => sql.deleted.all(mem, after, upTo),
-    erasedBetween: (mem, after, upTo) => sql.erased.all(mem, after, upTo),
-    firstChangeAfter: (mem, after) => sql.firstChange.get(mem, after, mem, after) ?? undefined,
+    deletedBetween: (mem, after, upTo) => statements().deleted.all(mem, after, upTo),
+    erasedBetween: (mem, after, upTo) => statements().erased.all(mem, after, upTo),
+    firstChangeAfter: (mem, after) =>
+      statements().firstChange.get(mem, after, mem, after) ?? undefined,
     contentBetween: (mem, after, upTo) =>
-      upTo <= after ? 0 : (sql.contentBetween.get(mem, after, upTo) ?? 0),
+      upTo <= after ? 0 : (statements().contentBetween.get(mem, after, upTo) ?? 0),
     visibleAt(mem, seqs, asOf) {
       const out = new Map<number, VisibleItem>();
       if (seqs.length === 0) return out;
-      for (const row of sql.visible.all(JSON.stringify(seqs), mem, asOf, asOf, asOf))
+      for (const row of statements().visible.all(JSON.stringify(seqs), mem, asOf, asOf, asOf))
         out.set(row.seq, {
           seq: row.seq,
           id: row.id,

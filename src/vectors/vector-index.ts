@@ -106,7 +106,7 @@ export class VectorIndex {
     return new VectorIndex(
       source,
       options,
-      prepareItemWindows(db),
+      prepareItemWindows(db, source.itemTables),
       prepareProgressTable(db),
       ordered[0]!,
       previous && byKey(previous.key),

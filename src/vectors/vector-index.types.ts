@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../core/index.js';
 import type { Embedder } from '../embeddings/index.js';
+import type { ItemTables } from './item-windows.js';
 import type { Quantization } from './vector-layout.js';
 import type { VectorTable } from './vector-table.js';
 
@@ -42,6 +43,11 @@ export interface VectorSource {
   events(mem: number, memoryId: string, seqs: readonly number[]): Sequenced[];
   /** Asks for a scrub of the file's write-ahead log. */
   scrub(): void;
+  /**
+   * The item index's table names in the serving read-model layout (the tables' own names when
+   * absent): asked at each use, since a layout built beside may take over.
+   */
+  readonly itemTables?: () => ItemTables;
 }
 
 /** Which version serves a memory now, with its model. */
