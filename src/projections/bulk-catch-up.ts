@@ -1,5 +1,6 @@
 /**
- * A long catch-up where the log is in the projections' own file (the SQLite store): the log is
+ * How a catch-up applies a range of the log. A long catch-up where the log is in the
+ * projections' own file (the SQLite store): the log is
  * read synchronously inside the transaction that applies it, so a transaction can cover many
  * pages of events while each page's events still die young. Fewer commits matter most to
  * search: each one makes FTS5 flush its pending terms into a new small segment that merges
@@ -9,7 +10,14 @@ import type Database from 'better-sqlite3';
 import type { ProjectedEvent } from '../store/projection.port.js';
 import type { AppliedListeners } from './applied-listeners.js';
 import type { LayoutBuilds } from './layout-builds.js';
-import { CATCH_UP_CHUNK, applyEach, type Applied, type Registered } from './projection-steps.js';
+import type { EventLog } from '../store/event-log.port.js';
+import {
+  CATCH_UP_CHUNK,
+  applyEach,
+  eachChunk,
+  type Applied,
+  type Registered,
+} from './projection-steps.js';
 import type { InlineSource, Progress } from './projection-runtime.types.js';
 
 /**
@@ -25,6 +33,40 @@ export interface BulkParts {
   readonly inline: InlineSource;
   readonly listeners: AppliedListeners;
   readonly builds: LayoutBuilds;
+}
+
+/** What {@link applyRange} works with: a bulk catch-up's parts, any store's log source. */
+export interface RangeParts extends Omit<BulkParts, 'inline'> {
+  readonly inline: InlineSource | undefined;
+  /** Applies one chunk in a transaction of its own (the runtime's). */
+  readonly applyTx: (
+    to: readonly Registered[],
+    memoryId: string,
+    chunk: readonly ProjectedEvent[],
+  ) => Applied[];
+}
+
+/**
+ * Applies seqs `from..head` of `log` to `to`: in the store's own file, a long range in large
+ * transactions ({@link catchUpInStore}); elsewhere, or a short range, a transaction a chunk of
+ * {@link CATCH_UP_CHUNK} events read from the log.
+ */
+export async function applyRange(
+  parts: RangeParts,
+  log: EventLog,
+  to: readonly Registered[],
+  range: { readonly from: number; readonly head: number; readonly told?: Progress | undefined },
+): Promise<void> {
+  const { inline, listeners, applyTx } = parts;
+  const { memoryId } = log;
+  if (inline && range.head - range.from >= CATCH_UP_CHUNK)
+    return catchUpInStore({ ...parts, inline }, memoryId, to, range);
+  await eachChunk(log, { from: range.from, head: range.head, size: CATCH_UP_CHUNK }, (chunk) => {
+    listeners.notifyAll(memoryId, applyTx(to, memoryId, chunk));
+    const next = chunk.at(-1)!.event.seq + 1;
+    range.told?.(next, range.head + 1);
+    return next;
+  });
 }
 
 /** What {@link eachBulk} does with the events it reads. */

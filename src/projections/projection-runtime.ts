@@ -29,15 +29,13 @@ import type {
 import { GenAiAttr, MemledgerAttr, SpanName } from '../telemetry/semconv.js';
 import { traced } from '../telemetry/tracing.js';
 import { AppliedListeners, type AppliedListener } from './applied-listeners.js';
-import { catchUpInStore } from './bulk-catch-up.js';
+import { applyRange } from './bulk-catch-up.js';
 import { LayoutBuilds } from './layout-builds.js';
 import { openLayouts, type LayoutBuild } from './layout-upgrade.js';
 import {
-  CATCH_UP_CHUNK,
   applyEach,
   applyFollowing,
   checkAgainstLog,
-  eachChunk,
   lowestCheckpoint,
   shortOfHead,
   withoutStored,
@@ -297,21 +295,8 @@ class FileProjections implements ProjectionRuntime {
       async (span) => {
         const names = to.map((registered) => registered.projection.name);
         const told = noticedProgress(this.onNotice, { memoryId, names }, { from, head }, progress);
-        // In the store's own file the log is read inside large transactions (bulk-catch-up.ts).
-        const { inline, listeners, builds } = this;
-        if (inline && head - from >= CATCH_UP_CHUNK)
-          await catchUpInStore({ db: this.db, inline, listeners, builds }, memoryId, to, {
-            from,
-            head,
-            told,
-          });
-        else
-          await eachChunk(log, { from, head, size: CATCH_UP_CHUNK }, (chunk) => {
-            this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, chunk));
-            const next = chunk.at(-1)!.event.seq + 1;
-            told?.(next, head + 1);
-            return next;
-          });
+        const { db, inline, listeners, builds, applyTx } = this;
+        await applyRange({ db, inline, listeners, builds, applyTx }, log, to, { from, head, told });
         const reached = lowestCheckpoint(to, memoryId);
         if (reached < head) throw shortOfHead(memoryId, reached, head);
         span.setAttribute(MemledgerAttr.checkpoint, reached);
