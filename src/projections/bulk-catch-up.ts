@@ -25,7 +25,7 @@ import type { InlineSource, Progress } from './projection-runtime.types.js';
  * (a megabyte of pending terms) more often than at commits; few enough that a transaction gives
  * the thread and the write lock back within a fraction of a second.
  */
-export const BULK_CHUNK = 16384;
+const BULK_CHUNK = 16384;
 
 /** What a bulk catch-up works with: the runtime's file, log source, listeners and builds. */
 export interface BulkParts {
@@ -69,77 +69,44 @@ export async function applyRange(
   });
 }
 
-/** What {@link eachBulk} does with the events it reads. */
-export interface BulkSteps {
-  /**
-   * Applies one page of events, inside the transaction; true when it holds events until the
-   * commit (for listeners), so the transaction ends after this page.
-   */
-  readonly apply: (page: readonly ProjectedEvent[]) => boolean;
-  /** After each commit: the seq to read from next. */
-  readonly committed: (next: number) => void;
-}
-
 /**
- * Applies seqs `from..head` of one memory's log to `to`: pages of {@link CATCH_UP_CHUNK} events,
- * {@link BULK_CHUNK} events a transaction. Listeners are told after each commit, so a page a
- * listened projection applied ends its transaction: its events are not held for longer (a
+ * Applies seqs `from..head` of one memory's log to `to`, reading it inside the transactions that
+ * apply it: pages of {@link CATCH_UP_CHUNK} events, up to {@link BULK_CHUNK} events a
+ * transaction, the thread given back between two. Listeners are told after each commit, so a
+ * page a listened projection applied ends its transaction: its events are not held for longer (a
  * rebuild of the read models, whose applied events the memory's live stream hears, commits
  * every page as before; search's build, which nobody listens to, every {@link BULK_CHUNK}).
  */
-export async function catchUpInStore(
+async function catchUpInStore(
   parts: BulkParts,
   memoryId: string,
   to: readonly Registered[],
   range: { readonly from: number; readonly head: number; readonly told?: Progress | undefined },
 ): Promise<void> {
-  const { inline, listeners, builds } = parts;
+  const { db, inline, listeners, builds } = parts;
+  const { head } = range;
   let pending: Applied[] = [];
-  const read = (fromSeq: number, toSeq: number) => inline.projectedRange(memoryId, fromSeq, toSeq);
-  await eachBulk(parts.db, read, range, {
-    apply: (page) => {
+  // Returns the seq to read from next: `last + 1`, or less where the log ended early.
+  const transaction = db.transaction((from: number, last: number): number => {
+    let at = from;
+    while (at <= last) {
+      const page = inline.projectedRange(memoryId, at, Math.min(last, at + CATCH_UP_CHUNK - 1));
+      if (page.length === 0) break;
       for (const one of applyEach(to, memoryId, page))
         if (one.applied.length > 0 && listeners.has(one.name, memoryId)) pending.push(one);
       builds.feedAll(memoryId, page);
-      return pending.length > 0;
-    },
-    committed: (next) => {
-      const applied = pending;
-      pending = [];
-      listeners.notifyAll(memoryId, applied);
-      range.told?.(next, range.head + 1);
-    },
-  });
-}
-
-/**
- * Reads seqs `from..head` with `read` (synchronous, inclusive seqs) a page at a time and hands
- * each page to `steps.apply`, up to {@link BULK_CHUNK} events to a transaction of `db`, the
- * thread given back between two transactions.
- */
-export async function eachBulk(
-  db: Database.Database,
-  read: (fromSeq: number, toSeq: number) => readonly ProjectedEvent[],
-  range: { readonly from: number; readonly head: number },
-  steps: BulkSteps,
-): Promise<void> {
-  // Returns the seq to read from next: `to + 1`, or less where the log ended early.
-  const transaction = db.transaction((from: number, to: number): number => {
-    let at = from;
-    while (at <= to) {
-      const page = read(at, Math.min(to, at + CATCH_UP_CHUNK - 1));
-      if (page.length === 0) break;
-      const holds = steps.apply(page);
       at = page.at(-1)!.event.seq + 1;
-      if (holds) break;
+      if (pending.length > 0) break;
     }
     return at;
   });
-  const { head } = range;
   for (let from = range.from; from <= head;) {
     const next = transaction.immediate(from, Math.min(head, from + BULK_CHUNK - 1));
     if (next === from) return;
-    steps.committed(next);
+    const applied = pending;
+    pending = [];
+    listeners.notifyAll(memoryId, applied);
+    range.told?.(next, head + 1);
     if (next <= head) await new Promise((resolve) => setImmediate(resolve));
     from = next;
   }

@@ -56,7 +56,7 @@ export interface ItemTables {
 }
 
 /** The tables' own names (a file whose read models were never upgraded beside). */
-export const ITEM_TABLES: ItemTables = { rm_items: 'rm_items', rm_memories: 'rm_memories' };
+const ITEM_TABLES: ItemTables = { rm_items: 'rm_items', rm_memories: 'rm_memories' };
 
 /**
  * The queries on `db` over the tables `tables()` names now (they must exist), prepared again
