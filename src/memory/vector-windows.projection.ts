@@ -20,6 +20,8 @@ export function vectorWindowsProjection(models: ReadModelDb, index: VectorIndex)
     version: 1,
     tables: [],
     readsStoredForm: false,
+    // Only these change a window; its checkpoint reports past every other event.
+    handles: ['deletion', 'erasure'],
     open: () => vectorWindowsHandler(models, index),
   };
 }

@@ -36,6 +36,7 @@ import {
   applyEach,
   applyFollowing,
   checkAgainstLog,
+  givesWork,
   lowestCheckpoint,
   shortOfHead,
   withoutStored,
@@ -128,8 +129,11 @@ class FileProjections implements ProjectionRuntime {
       );
     if (this.inline && projection.inline !== false)
       this.inline.onAppend((memoryId, events) => {
-        const applied = applyFollowing(this.registered.get(name)!.handler, memoryId, events);
-        this.listeners.notifyAfterCommit(memoryId, [{ name, applied }], this.servingHandler);
+        const serving = this.registered.get(name)!;
+        if (givesWork(serving.projection, events)) {
+          const applied = applyFollowing(serving.handler, memoryId, events);
+          this.listeners.notifyAfterCommit(memoryId, [{ name, applied }], this.servingHandler);
+        }
         const build = this.builds.of(name);
         if (build) this.builds.feed(build, memoryId, events);
       });

@@ -63,6 +63,12 @@ export function applyFollowing(
   return applied;
 }
 
+/** Whether an append of `events` can give `projection` work (its `handles`). */
+export function givesWork(projection: Projection, events: readonly ProjectedEvent[]): boolean {
+  const kinds = projection.handles;
+  return kinds === undefined || events.some(({ event }) => kinds.includes(event.kind));
+}
+
 /** The lowest checkpoint of `of` in one memory (-1: one holds nothing of it). */
 export function lowestCheckpoint(of: readonly Registered[], memoryId: string): number {
   return Math.min(...of.map(({ handler }) => handler.checkpoint(memoryId)));

@@ -14,7 +14,7 @@
  * log binds the stored form; search indexes the words).
  */
 import type Database from 'better-sqlite3';
-import type { Sequenced } from '../core/index.js';
+import type { EventKind, Sequenced } from '../core/index.js';
 
 /** What a store keeps of an event: the form the verifiable log's leaf binds. */
 export interface StoredForm {
@@ -98,6 +98,13 @@ export interface Projection {
    * stored form is not on hand; the others follow those by catch-up. @defaultValue true
    */
   readonly readsStoredForm?: boolean;
+  /**
+   * The kinds of event that can give it work, when not all can. An append holding none of them
+   * is not handed to it inline, and its checkpoint is not asked, so its handler's `checkpoint`
+   * must report past such events by itself (the vector windows over everything but deletions and
+   * erasures). Catch-ups hand it every event. @defaultValue every kind
+   */
+  readonly handles?: readonly EventKind[];
   /** Creates its tables when missing and prepares its statements. */
   open(context: ProjectionContext): ProjectionHandler;
 }

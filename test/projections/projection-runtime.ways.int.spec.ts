@@ -2,7 +2,7 @@
  * The ways events reach a projection besides the inline hook and a plain `advance`
  * (src/projections/projection-runtime.ts): a writer's own appends on a store without inline
  * hooks, `advanceWithin` inside the SQLite store's transaction, a projection that is not inline,
- * `rebuild`, and the `applied` listeners told once events are committed. Real stores, real
+ * one that handles some kinds of event only, `rebuild`, and the `applied` listeners told once events are committed. Real stores, real
  * SQLite files, projections written for the test.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import type { Projection, ProjectionHandler } from '../../src/store/projection.p
 import { openInMemoryStore } from '../../src/store/in-memory/in-memory.event-log.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
 import Database from 'better-sqlite3';
-import { message } from '../support/events.js';
+import { deletionOf, message } from '../support/events.js';
 
 interface SeqsHandler extends ProjectionHandler {
   seqs(memoryId: string): number[];
@@ -260,6 +260,83 @@ describe('the runtime in the SQLite store’s own file', () => {
       expect(seqsOf(runtime, 'stored')).toEqual([0, 1, 2]);
       expect(seqsOf(runtime, 'later')).toEqual([0, 1, 2]);
       expect(progress.at(-1)).toEqual([3, 3]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  /**
+   * A miniature of the vector windows: keeps the seqs of deletions, and reads the `stored`
+   * projection's rows (applied before it) to report its checkpoint past every other event.
+   * Counts how often the runtime asks it.
+   */
+  function deletionsProjection(db: Database.Database) {
+    const asked = { checkpoint: 0, apply: [] as number[][] };
+    const kept = new Map<string, number[]>();
+    const deletionsAfter = db
+      .prepare<[string, number], number>(
+        `SELECT min(seq) FROM test_stored WHERE mem = (SELECT mem FROM projection_memories
+           WHERE memory_id = ?) AND seq > ? AND type = 'Deletion'`,
+      )
+      .pluck();
+    const head = db
+      .prepare<[string], number | null>(
+        `SELECT max(seq) FROM test_stored WHERE mem = (SELECT mem FROM projection_memories
+           WHERE memory_id = ?)`,
+      )
+      .pluck();
+    const projection: Projection = {
+      name: 'deletions',
+      version: 1,
+      tables: [],
+      readsStoredForm: false,
+      handles: ['deletion'],
+      open: () => ({
+        checkpoint(memoryId) {
+          asked.checkpoint++;
+          const through = kept.get(memoryId)?.at(-1) ?? -1;
+          const next = deletionsAfter.get(memoryId, through);
+          return next === null || next === undefined ? (head.get(memoryId) ?? -1) : next - 1;
+        },
+        apply(memoryId, events) {
+          asked.apply.push(events.map(({ event }) => event.seq));
+          const deletions = events.filter(({ event }) => event.kind === 'deletion');
+          kept.set(memoryId, [
+            ...(kept.get(memoryId) ?? []),
+            ...deletions.map(({ event }) => event.seq),
+          ]);
+        },
+        reset: (memoryId) => kept.delete(memoryId),
+      }),
+    };
+    return { projection, asked, kept };
+  }
+
+  it('hands an append only to the projections that handle one of its kinds, and catch-ups everything', async () => {
+    const path = join(dir, `store-${++n}.db`);
+    const { store, runtime } = open(path);
+    const { projection, asked, kept } = deletionsProjection(store.embedded!.database);
+    runtime.register(projection);
+    try {
+      const log = store.log('m');
+      await runtime.advance('m');
+      asked.checkpoint = 0;
+      const [first] = await log.append([message('one'), message('two')]);
+      // No deletion: not handed, not even asked its checkpoint, yet it reports the head.
+      expect(asked).toEqual({ checkpoint: 0, apply: [] });
+      expect(runtime.handler('deletions')!.checkpoint('m')).toBe(1);
+      asked.checkpoint = 0;
+
+      await log.append([message('three'), deletionOf([first!.id])]);
+      expect(asked.checkpoint).toBe(1);
+      expect(asked.apply).toEqual([[3]]);
+      expect(kept.get('m')).toEqual([3]);
+      expect(seqsOf(runtime, 'stored')).toEqual([0, 1, 2, 3]);
+
+      // A catch-up hands it what it did not hold, whatever the kinds.
+      await runtime.rebuild('m');
+      expect(asked.apply.at(-1)).toEqual([0, 1, 2, 3]);
+      expect(kept.get('m')).toEqual([3]);
     } finally {
       await store.close();
     }
