@@ -65,7 +65,7 @@ await bench('hybrid-recall', async () => {
     await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200, quantization);
   if (large) await benchHybridRecall(100_000, 10, 100, 'binary');
 });
-await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 5));
+await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 21));
 await bench('retrieval-quality', () => benchRetrievalQuality(dataset, glove));
 await bench('state-at-seq', () => benchStateAtSeq(quick ? 20_000 : 100_000, quick ? 20 : 40));
 await bench('access', () =>
