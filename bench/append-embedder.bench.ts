@@ -52,7 +52,9 @@ export async function benchAppendWithEmbedder(burst = 2000, rounds = 21): Promis
       ['burst', burst, rounds],
       ['sustained', burst * 4, Math.ceil(rounds / 3)],
     ] as const) {
-      const texts = Array.from({ length: appends }, (_, i) => words(i, 30));
+      // New text every round, as users write it (text embedded before is copied from the cache).
+      const textsOf = (round: number) =>
+        Array.from({ length: appends }, (_, i) => words((round + 1) * 1_000_000 + i, 30));
       const wall = { plain: [] as number[], embedding: [] as number[] };
       const cpu = { plain: [] as number[], embedding: [] as number[] };
       let behindAtEnd = 0;
@@ -62,6 +64,7 @@ export async function benchAppendWithEmbedder(burst = 2000, rounds = 21): Promis
         ['embedding', embedding],
       ] as const;
       for (let round = 0; round < times; round++) {
+        const texts = textsOf(shape === 'burst' ? round : round + times);
         for (const [name, ledger] of round % 2 === 0 ? sides : [...sides].reverse()) {
           const memory = await ledger.memory(`${shape}-${round}`);
           const taken = await measure(async () => {
