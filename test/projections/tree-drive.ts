@@ -66,3 +66,8 @@ export async function referenceRoots(inputs: readonly LeafInput[]): Promise<Uint
   for (let n = 1; n <= hashes.length; n++) roots.push(await rootFromLeafHashes(hashes.slice(0, n)));
   return roots;
 }
+
+/** The root of all the leaves, computed as {@link referenceRoots} computes each. */
+export async function referenceRoot(inputs: readonly LeafInput[]): Promise<Uint8Array> {
+  return rootFromLeafHashes(await Promise.all(inputs.map((input) => leafHash(leafBytes(input)))));
+}

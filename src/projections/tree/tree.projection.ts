@@ -28,8 +28,9 @@ import { leafHashOfEvent } from './tree-leaf.js';
 /** The projection's one table. */
 export const TREE_ROWS_TABLE = 'tree_rows';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS ${TREE_ROWS_TABLE} (
+/** The DDL of the rows table, named `table` in the layout being opened. */
+const schema = (table: string) => `
+CREATE TABLE IF NOT EXISTS ${table} (
   mem INTEGER NOT NULL,
   seq INTEGER NOT NULL,
   row BLOB NOT NULL,
@@ -55,7 +56,11 @@ export interface TreeProjection extends Projection {
   open(context: ProjectionContext): TreeHandler;
 }
 
-/** The tree projection (`tree`, layout version 1). */
+/**
+ * The tree projection (`tree`, layout version 1). Its table is named through the runtime, so a
+ * release that changes the rows' layout keeps this one as the next's `previous`: proofs are then
+ * answered from these rows while the new ones are built beside them (docs/layout-upgrades.md).
+ */
 export const treeProjection: TreeProjection = {
   name: 'tree',
   version: 1,
@@ -65,24 +70,17 @@ export const treeProjection: TreeProjection = {
 
 function openTree(context: ProjectionContext): TreeHandler {
   const { db } = context;
-  db.exec(SCHEMA);
+  const table = `"${context.table?.(TREE_ROWS_TABLE) ?? TREE_ROWS_TABLE}"`;
+  db.exec(schema(table));
   const sql = {
     last: db
-      .prepare<[number], number>(
-        `SELECT seq FROM ${TREE_ROWS_TABLE} WHERE mem = ? ORDER BY seq DESC LIMIT 1`,
-      )
+      .prepare<[number], number>(`SELECT seq FROM ${table} WHERE mem = ? ORDER BY seq DESC LIMIT 1`)
       .pluck(),
     row: db
-      .prepare<[number, number], Buffer>(
-        `SELECT row FROM ${TREE_ROWS_TABLE} WHERE mem = ? AND seq = ?`,
-      )
+      .prepare<[number, number], Buffer>(`SELECT row FROM ${table} WHERE mem = ? AND seq = ?`)
       .pluck(),
-    insert: multiRowInsert<number | Buffer>(
-      db,
-      `INSERT INTO ${TREE_ROWS_TABLE} (mem, seq, row) VALUES`,
-      3,
-    ),
-    reset: db.prepare<[number]>(`DELETE FROM ${TREE_ROWS_TABLE} WHERE mem = ?`),
+    insert: multiRowInsert<number | Buffer>(db, `INSERT INTO ${table} (mem, seq, row) VALUES`, 3),
+    reset: db.prepare<[number]>(`DELETE FROM ${table} WHERE mem = ?`),
   };
   const checkpoint = (mem: number | undefined) =>
     mem === undefined ? -1 : (sql.last.get(mem) ?? -1);
