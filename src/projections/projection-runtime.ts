@@ -19,31 +19,25 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sequenced } from '../core/index.js';
-import type { EventLog } from '../store/event-log.port.js';
 import type {
   ProjectedEvent,
   Projection,
   ProjectionContext,
   ProjectionHandler,
 } from '../store/projection.port.js';
-import { GenAiAttr, MemledgerAttr, SpanName } from '../telemetry/semconv.js';
-import { traced } from '../telemetry/tracing.js';
 import { AppliedListeners, type AppliedListener } from './applied-listeners.js';
-import { applyRange } from './bulk-catch-up.js';
+import { catchUp, CatchUpRuns, type CatchUpParts } from './catch-ups.js';
 import { LayoutBuilds } from './layout-builds.js';
 import { openLayouts, type LayoutBuild } from './layout-upgrade.js';
 import {
   applyEach,
   applyFollowing,
-  checkAgainstLog,
   givesWork,
   lowestCheckpoint,
-  shortOfHead,
   withoutStored,
   type Applied,
   type Registered,
 } from './projection-steps.js';
-import { noticedProgress } from './catch-up-notices.js';
 import { MemoryKeys, ProjectionLayouts, ProjectionVersions } from './projection-tables.js';
 import type {
   AdvanceOptions,
@@ -72,11 +66,6 @@ export function openProjectionRuntime(
   return new FileProjections(db, location, store, inline, onNotice);
 }
 
-interface Running {
-  readonly run: Promise<number>;
-  readonly needed: readonly string[] | undefined;
-}
-
 class FileProjections implements ProjectionRuntime {
   readonly versions: ProjectionVersions;
   readonly layouts: ProjectionLayouts;
@@ -84,12 +73,14 @@ class FileProjections implements ProjectionRuntime {
   private readonly registered = new Map<string, Registered>();
   /** The layouts being built beside serving ones. */
   private readonly builds: LayoutBuilds;
-  /** The catch-up running per memory, and the projections it advances (undefined: all). */
-  private readonly running = new Map<string, Running>();
+  /** The catch-up running per memory. */
+  private readonly runs = new CatchUpRuns();
   /** Memories whose checkpoints were checked against the log in this process. */
   private readonly checked = new Set<string>();
   private readonly listeners = new AppliedListeners();
   /** {@link applyEach} in a transaction of its own. */
+  /** What a catch-up of this file works with (catch-ups.ts). */
+  private readonly catchUpParts: CatchUpParts;
   private readonly applyTx: (
     to: readonly Registered[],
     memoryId: string,
@@ -116,6 +107,8 @@ class FileProjections implements ProjectionRuntime {
       },
     );
     this.applyTx = (to, memoryId, events) => applyTx.immediate(to, memoryId, events);
+    const { checked, listeners, builds } = this;
+    this.catchUpParts = { db, inline, listeners, builds, applyTx: this.applyTx, checked, onNotice };
   }
 
   register(projection: Projection): void {
@@ -158,7 +151,7 @@ class FileProjections implements ProjectionRuntime {
   private readonly servingHandler = (name: string) => this.serving(name).handler;
 
   catchingUp(): boolean {
-    return this.running.size > 0;
+    return this.runs.any();
   }
 
   switchTo(build: LayoutBuild): void {
@@ -179,20 +172,13 @@ class FileProjections implements ProjectionRuntime {
     const { head, needed } = options;
     const already = head === undefined ? undefined : this.atHead(memoryId, head, options);
     if (already !== undefined) return already;
-    for (;;) {
-      const shared = this.running.get(memoryId);
-      if (shared === undefined) return this.share(memoryId, options);
-      // One catch-up of a memory at a time: one that advances what this call needs is shared.
-      const covers =
-        !shared.needed || (needed?.every((name) => shared.needed!.includes(name)) ?? false);
-      if (!covers) {
-        await shared.run.catch(() => undefined);
-        continue;
-      }
-      await shared.run;
-      const reached = lowestCheckpoint(this.among(needed), memoryId);
-      if (head === undefined || reached >= head) return reached;
-    }
+    // Which layouts serve is read when the catch-up applies: one may switch meanwhile.
+    const projections = () => ({ all: this.all(), to: this.among(needed) });
+    const start = () =>
+      catchUp(this.catchUpParts, this.store.log(memoryId), projections, options.progress);
+    return this.runs.run(memoryId, options, start, () =>
+      lowestCheckpoint(this.among(needed), memoryId),
+    );
   }
 
   advanceWithin(memoryId: string, head: number, needed?: readonly string[]): boolean {
@@ -226,7 +212,7 @@ class FileProjections implements ProjectionRuntime {
   }
 
   async rebuild(memoryId: string, progress?: Progress): Promise<number> {
-    while (this.running.has(memoryId)) await this.running.get(memoryId)!.run.catch(() => undefined);
+    await this.runs.settled(memoryId);
     this.db
       .transaction(() => {
         for (const { handler } of [...this.all(), ...this.builds.all()]) handler.reset(memoryId);
@@ -272,40 +258,5 @@ class FileProjections implements ProjectionRuntime {
     this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, events));
     const reached = lowestCheckpoint(to, memoryId);
     return reached >= head ? reached : undefined;
-  }
-
-  /** One catch-up of a memory, shared with every `advance` it covers while it runs. */
-  private share(memoryId: string, options: AdvanceOptions): Promise<number> {
-    const log = this.store.log(memoryId);
-    const run = this.catchUp(log, options).finally(() => this.running.delete(memoryId));
-    this.running.set(memoryId, { run, needed: options.needed });
-    return run;
-  }
-
-  private async catchUp(log: EventLog, { needed, progress }: AdvanceOptions): Promise<number> {
-    const memoryId = log.memoryId;
-    const head = (await log.lastSeq()) ?? -1;
-    if (!this.checked.has(memoryId)) {
-      await checkAgainstLog(this.db, this.all(), log, head);
-      this.checked.add(memoryId);
-    }
-    const to = this.among(needed);
-    const from = lowestCheckpoint(to, memoryId) + 1;
-    if (from > head) return head;
-    // A span only when there is work: the caught-up path costs nothing extra.
-    return traced(
-      SpanName.catchUp,
-      { [GenAiAttr.storeId]: memoryId, [MemledgerAttr.fromSeq]: from },
-      async (span) => {
-        const names = to.map((registered) => registered.projection.name);
-        const told = noticedProgress(this.onNotice, { memoryId, names }, { from, head }, progress);
-        const { db, inline, listeners, builds, applyTx } = this;
-        await applyRange({ db, inline, listeners, builds, applyTx }, log, to, { from, head, told });
-        const reached = lowestCheckpoint(to, memoryId);
-        if (reached < head) throw shortOfHead(memoryId, reached, head);
-        span.setAttribute(MemledgerAttr.checkpoint, reached);
-        return reached;
-      },
-    );
   }
 }
