@@ -69,6 +69,19 @@ describe('search read model (SQLite FTS5)', () => {
   const ids = (q: string, options?: { asOfSeq?: number; limit?: number }, into = mem) =>
     search.search(into, q, options).map((h) => h.id);
 
+  describe('the index’s own settings', () => {
+    it('is created removing words at once on delete and merging eight segments of a level at a time', () => {
+      const settings = () =>
+        Object.fromEntries(
+          db
+            .prepare<[], { k: string; v: number }>('SELECT k, v FROM search_fts_config')
+            .all()
+            .map(({ k, v }) => [k, v]),
+        );
+      expect(settings()).toMatchObject({ 'secure-delete': 1, automerge: 8 });
+    });
+  });
+
   describe('ranking', () => {
     it('ranks the item that matches more and rarer query terms first, with positive falling scores', () => {
       const [both, keyOnly, deployOnly] = feed([
