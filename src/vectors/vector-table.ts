@@ -157,7 +157,10 @@ export function prepareVectorTable(
   const vec = vectorStatements(db, version);
   const sql = keyStatements(db, version);
   const quantized = version.quantization !== 'none';
-  const bound = new KnnBound(initialBound(version));
+  const bound = new KnnBound(
+    initialBound(version),
+    version.quantization === 'binary' ? 'median' : 'widest',
+  );
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
   const stored = (digest: Buffer) => {
     const key = sql.byDigest.get(digest);
