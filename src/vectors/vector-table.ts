@@ -4,7 +4,7 @@
  * float32 (the index normalizes them), so the L2 distance orders like the cosine.
  */
 import type Database from 'better-sqlite3';
-import { KnnBound } from './knn-bound.js';
+import { binaryStart, KnnBound } from './knn-bound.js';
 import type { VectorVersion } from './vector-layout.js';
 
 /** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
@@ -157,10 +157,7 @@ export function prepareVectorTable(
   const vec = vectorStatements(db, version);
   const sql = keyStatements(db, version);
   const quantized = version.quantization !== 'none';
-  const bound = new KnnBound(
-    initialBound(version),
-    version.quantization === 'binary' ? 'median' : 'widest',
-  );
+  const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
   const stored = (digest: Buffer) => {
     const key = sql.byDigest.get(digest);
@@ -215,7 +212,8 @@ export function prepareVectorTable(
       const run = (within: number | undefined) =>
         within === undefined ? vec.knn.all(...args) : vec.knnWithin.all(...args, within);
       if (!quantized) return neighbours(run(undefined));
-      for (const within of bound.attempts(k)) {
+      const start = version.quantization === 'binary' ? binaryStart(k) : 'widest';
+      for (const within of bound.attempts(k, start)) {
         const rows = run(within);
         if (rows.length === k) bound.learn(k, Number(rows[k - 1]!.distance));
         if (rows.length === k || within === undefined) return neighbours(rows);
