@@ -50,10 +50,9 @@ import { readModelNames, type ReadModelNames } from './read-model.names.js';
 
 /**
  * Segments of one level FTS5 lets accumulate before merging them into the next (its default: 4).
- * Fewer, larger merges: a first build of the index took 1.41x a raw FTS5 insert instead of 1.58x
- * (BENCHMARKS.md, rebuild), and the search batches after appends merge less; a query then reads a
- * few more segments (recall p50 unchanged, a bare FTS5 query ~0.2 ms slower at 100 k documents).
- * Set when the tables are made, as every build makes them; an index made before keeps FTS5's 4.
+ * Fewer, larger merges make a build of the index and the search batches after appends cheaper,
+ * for a few more segments read per query term (BENCHMARKS.md, rebuild R7). Set when the tables
+ * are made, as every build makes them; an index made before keeps FTS5's 4.
  */
 const AUTOMERGE = 8;
 

@@ -28,8 +28,8 @@ const WIDENINGS: Record<BoundStart, readonly number[]> = {
 };
 
 /**
- * Where a binary KNN starts (measured at 100 k rows of 384 dimensions: k = 400, a top 100, p99
- * 51 -> 18-31 ms from the median; k = 100, a recall's candidates, 1-2 ms faster from the largest).
+ * Where a binary KNN starts: from the median for hundreds of neighbours (a top 100's 400
+ * candidates), from the largest for a recall's 100, where that measured faster (BENCHMARKS.md).
  */
 export function binaryStart(k: number): BoundStart {
   return k >= 256 ? 'median' : 'widest';
