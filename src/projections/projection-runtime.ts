@@ -78,9 +78,9 @@ class FileProjections implements ProjectionRuntime {
   /** Memories whose checkpoints were checked against the log in this process. */
   private readonly checked = new Set<string>();
   private readonly listeners = new AppliedListeners();
-  /** {@link applyEach} in a transaction of its own. */
   /** What a catch-up of this file works with (catch-ups.ts). */
   private readonly catchUpParts: CatchUpParts;
+  /** {@link applyEach} in a transaction of its own. */
   private readonly applyTx: (
     to: readonly Registered[],
     memoryId: string,
