@@ -205,10 +205,14 @@ class FileProjections implements ProjectionRuntime {
       this.checked.add(memoryId);
     }
     // Not to a projection that is not inline: a writer's path never tokenises for search.
+    const events = written.map(withoutStored);
     const to = this.all().filter(
-      ({ projection }) => projection.readsStoredForm === false && projection.inline !== false,
+      ({ projection }) =>
+        projection.readsStoredForm === false &&
+        projection.inline !== false &&
+        givesWork(projection, events),
     );
-    this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, written.map(withoutStored)));
+    this.listeners.notifyAll(memoryId, this.applyTx(to, memoryId, events));
   }
 
   async rebuild(memoryId: string, progress?: Progress): Promise<number> {

@@ -100,7 +100,7 @@ export interface Projection {
   readonly readsStoredForm?: boolean;
   /**
    * The kinds of event that can give it work, when not all can. An append holding none of them
-   * is not handed to it inline, and its checkpoint is not asked, so its handler's `checkpoint`
+   * is not handed to it (inline, or as a writer's own append), and its checkpoint is not asked, so its handler's `checkpoint`
    * must report past such events by itself (the vector windows over everything but deletions and
    * erasures). Catch-ups hand it every event. @defaultValue every kind
    */

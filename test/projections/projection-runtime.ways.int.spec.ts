@@ -23,7 +23,7 @@ interface SeqsHandler extends ProjectionHandler {
 
 /**
  * A projection keeping each event's seq, and its stored body's type when `stored` (so it reads
- * stored forms) — `inline: false` when not `inline`.
+ * stored forms), else its kind — `inline: false` when not `inline`.
  */
 function seqsProjection(
   name: string,
@@ -56,7 +56,11 @@ function seqsProjection(
         apply(memoryId, events) {
           const mem = memoryKey(memoryId);
           for (const projected of events)
-            insert.run(mem, projected.event.seq, options.stored ? projected.stored.type : null);
+            insert.run(
+              mem,
+              projected.event.seq,
+              options.stored ? projected.stored.type : projected.event.kind,
+            );
           expect(last.get(mem)).toBe(events.at(-1)!.event.seq);
         },
         reset(memoryId) {
@@ -87,6 +91,55 @@ function ownFile(store: MemoryStore): { runtime: ProjectionRuntime; close(): voi
 
 const seqsOf = (runtime: ProjectionRuntime, name: string, memoryId = 'm') =>
   runtime.handler<SeqsHandler>(name)!.seqs(memoryId);
+
+/**
+ * A miniature of the vector windows: keeps the seqs of deletions, and reads the rows of the
+ * projection `over` (`stored`, or `plain` where stored forms are not on hand; applied before it)
+ * to report its checkpoint past every other event. Counts how often the runtime asks it.
+ */
+function deletionsProjection(db: Database.Database, over: 'stored' | 'plain' = 'stored') {
+  const [table, deletion] =
+    over === 'stored' ? ['test_stored', 'Deletion'] : ['test_plain', 'deletion'];
+  const asked = { checkpoint: 0, apply: [] as number[][] };
+  const kept = new Map<string, number[]>();
+  const deletionsAfter = db
+    .prepare<[string, number], number>(
+      `SELECT min(seq) FROM ${table} WHERE mem = (SELECT mem FROM projection_memories
+         WHERE memory_id = ?) AND seq > ? AND type = '${deletion}'`,
+    )
+    .pluck();
+  const head = db
+    .prepare<[string], number | null>(
+      `SELECT max(seq) FROM ${table} WHERE mem = (SELECT mem FROM projection_memories
+         WHERE memory_id = ?)`,
+    )
+    .pluck();
+  const projection: Projection = {
+    name: 'deletions',
+    version: 1,
+    tables: [],
+    readsStoredForm: false,
+    handles: ['deletion'],
+    open: () => ({
+      checkpoint(memoryId) {
+        asked.checkpoint++;
+        const through = kept.get(memoryId)?.at(-1) ?? -1;
+        const next = deletionsAfter.get(memoryId, through);
+        return next === null || next === undefined ? (head.get(memoryId) ?? -1) : next - 1;
+      },
+      apply(memoryId, events) {
+        asked.apply.push(events.map(({ event }) => event.seq));
+        const deletions = events.filter(({ event }) => event.kind === 'deletion');
+        kept.set(memoryId, [
+          ...(kept.get(memoryId) ?? []),
+          ...deletions.map(({ event }) => event.seq),
+        ]);
+      },
+      reset: (memoryId) => kept.delete(memoryId),
+    }),
+  };
+  return { projection, asked, kept };
+}
 
 describe('a writer’s own appends on a store without inline hooks', () => {
   it('reach at once the projections that read no stored form; the others follow on advance', async () => {
@@ -121,6 +174,41 @@ describe('a writer’s own appends on a store without inline hooks', () => {
       expect(seqsOf(runtime, 'plain')).toEqual([0, 1]);
     } finally {
       close();
+      await store.close();
+    }
+  });
+
+  it('reach only the projections that handle one of their kinds', async () => {
+    const store = openInMemoryStore();
+    const db = new Database(join(dir, `own-${++n}.db`));
+    const runtime = openProjectionRuntime(db, 'test file', store);
+    runtime.register(seqsProjection('plain', { stored: false }));
+    const { projection, asked, kept } = deletionsProjection(db, 'plain');
+    runtime.register(projection);
+    try {
+      const log = store.log('m');
+      await runtime.advance('m');
+      asked.checkpoint = 0;
+      const written = await log.append([message('one'), message('two')]);
+      runtime.applyAppended('m', written);
+      // No deletion: not handed, not even asked its checkpoint, yet it reports the head.
+      expect(asked).toEqual({ checkpoint: 0, apply: [] });
+      expect(runtime.handler('deletions')!.checkpoint('m')).toBe(1);
+      asked.checkpoint = 0;
+
+      runtime.applyAppended(
+        'm',
+        await log.append([message('three'), deletionOf([written[0]!.id])]),
+      );
+      // Every checkpoint is read before any projection applies (applyEach), so it reports from
+      // `plain` as of before this batch and is handed all of it.
+      expect(asked.checkpoint).toBe(1);
+      expect(asked.apply).toEqual([[2, 3]]);
+      expect(kept.get('m')).toEqual([3]);
+      expect(seqsOf(runtime, 'plain')).toEqual([0, 1, 2, 3]);
+      expect(await runtime.advance('m')).toBe(3);
+    } finally {
+      db.close();
       await store.close();
     }
   });
@@ -264,53 +352,6 @@ describe('the runtime in the SQLite store’s own file', () => {
       await store.close();
     }
   });
-
-  /**
-   * A miniature of the vector windows: keeps the seqs of deletions, and reads the `stored`
-   * projection's rows (applied before it) to report its checkpoint past every other event.
-   * Counts how often the runtime asks it.
-   */
-  function deletionsProjection(db: Database.Database) {
-    const asked = { checkpoint: 0, apply: [] as number[][] };
-    const kept = new Map<string, number[]>();
-    const deletionsAfter = db
-      .prepare<[string, number], number>(
-        `SELECT min(seq) FROM test_stored WHERE mem = (SELECT mem FROM projection_memories
-           WHERE memory_id = ?) AND seq > ? AND type = 'Deletion'`,
-      )
-      .pluck();
-    const head = db
-      .prepare<[string], number | null>(
-        `SELECT max(seq) FROM test_stored WHERE mem = (SELECT mem FROM projection_memories
-           WHERE memory_id = ?)`,
-      )
-      .pluck();
-    const projection: Projection = {
-      name: 'deletions',
-      version: 1,
-      tables: [],
-      readsStoredForm: false,
-      handles: ['deletion'],
-      open: () => ({
-        checkpoint(memoryId) {
-          asked.checkpoint++;
-          const through = kept.get(memoryId)?.at(-1) ?? -1;
-          const next = deletionsAfter.get(memoryId, through);
-          return next === null || next === undefined ? (head.get(memoryId) ?? -1) : next - 1;
-        },
-        apply(memoryId, events) {
-          asked.apply.push(events.map(({ event }) => event.seq));
-          const deletions = events.filter(({ event }) => event.kind === 'deletion');
-          kept.set(memoryId, [
-            ...(kept.get(memoryId) ?? []),
-            ...deletions.map(({ event }) => event.seq),
-          ]);
-        },
-        reset: (memoryId) => kept.delete(memoryId),
-      }),
-    };
-    return { projection, asked, kept };
-  }
 
   it('hands an append only to the projections that handle one of its kinds, and catch-ups everything', async () => {
     const path = join(dir, `store-${++n}.db`);
