@@ -41,6 +41,12 @@ export const DEFAULT_QUANTIZATION: Quantization = 'none';
  */
 export const VECTOR_LAYOUT = 2;
 
+/**
+ * The layout of binary versions, whose sign bits are taken around the version's centre from 3 on
+ * (binary-centre.ts); the others stay where they are.
+ */
+export const BINARY_LAYOUT = 3;
+
 /** `gone` of an item no Deletion removed. */
 export const NEVER = 2n ** 62n;
 
@@ -62,10 +68,28 @@ export function vectorVersion(
   dimensions: number,
   quantization: Quantization,
 ): VectorVersion {
+  const layout = quantization === 'binary' ? BINARY_LAYOUT : VECTOR_LAYOUT;
   const digest = createHash('sha256')
-    .update(`${VECTOR_LAYOUT}\0${model}\0${dimensions}\0${quantization}`)
+    .update(`${layout}\0${model}\0${dimensions}\0${quantization}`)
     .digest('hex');
   return { key: `vec_${digest.slice(0, 16)}`, model, dimensions, quantization };
+}
+
+/** Whether `version` takes its sign bits around a centre: binary of today's layout. */
+export function centredVersion({ key, model, dimensions, quantization }: VectorVersion): boolean {
+  return quantization === 'binary' && key === vectorVersion(model, dimensions, quantization).key;
+}
+
+/** The bytes of a float32 vector, as sqlite-vec reads them. */
+export function vectorBytes(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** A float32 vector of its bytes (a copy: better-sqlite3's buffers may share memory). */
+export function vectorOfBytes(bytes: Buffer): Float32Array {
+  return new Float32Array(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+  );
 }
 
 /** The rowid of the item at `seq` of the memory `vmem`. */
@@ -85,6 +109,12 @@ CREATE TABLE IF NOT EXISTS vec_versions (
   dimensions   INTEGER NOT NULL,
   quantization TEXT    NOT NULL,
   created_at   TEXT    NOT NULL
+) STRICT;
+-- A binary version's centre (binary-centre.ts) and how many vectors it averaged.
+CREATE TABLE IF NOT EXISTS vec_centres (
+  key    TEXT    PRIMARY KEY,
+  centre BLOB    NOT NULL,
+  sample INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS vec_memories (
   vmem      INTEGER PRIMARY KEY,
@@ -166,6 +196,7 @@ export function dropVectorVersion(db: Database.Database, key: string): void {
     db.exec(`DROP TABLE IF EXISTS ${key}_keys`);
     db.exec(`DROP TABLE IF EXISTS ${key}_floats`);
     db.prepare('DELETE FROM vec_progress WHERE key = ?').run(key);
+    db.prepare('DELETE FROM vec_centres WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_versions WHERE key = ?').run(key);
   };
   if (db.inTransaction) run();

@@ -5,7 +5,10 @@
  */
 import type Database from 'better-sqlite3';
 import { binaryStart, KnnBound } from './knn-bound.js';
-import type { VectorVersion } from './vector-layout.js';
+import { prepareBinaryCentre } from './binary-centre.js';
+import { centredVersion, vectorBytes, vectorOfBytes, type VectorVersion } from './vector-layout.js';
+
+export { vectorBytes };
 
 /** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
 export interface Neighbour {
@@ -51,11 +54,6 @@ export interface VectorTable {
   exact(query: Float32Array, keys: readonly bigint[]): Map<bigint, number>;
   /** The keys of the rows from `from` to `to` (one memory's range, or part of it). */
   keysBetween(from: bigint, to: bigint): bigint[];
-}
-
-/** The bytes of a float32 vector, as sqlite-vec reads them. */
-export function vectorBytes(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
 /** The statements of `version` that read and write its vectors. */
@@ -157,15 +155,15 @@ export function prepareVectorTable(
   const vec = vectorStatements(db, version);
   const sql = keyStatements(db, version);
   const quantized = version.quantization !== 'none';
+  const centre = centredVersion(version) ? prepareBinaryCentre(db, version) : undefined;
+  // What the searched column quantizes: the vector, or a binary version's around its centre.
+  const searched = (vector: Float32Array) => vectorBytes(centre ? centre.centred(vector) : vector);
   const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
   const stored = (digest: Buffer) => {
     const key = sql.byDigest.get(digest);
     const bytes = key === undefined ? undefined : vec.floatsOf.get(key);
-    if (bytes === undefined) return undefined;
-    return new Float32Array(
-      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-    );
+    return bytes === undefined ? undefined : vectorOfBytes(bytes);
   };
   const sameModel = ({ version: other }: VectorTable) =>
     other.key !== version.key &&
@@ -176,10 +174,10 @@ export function prepareVectorTable(
   return {
     version,
     insert({ key, vmem, vector, written, gone, digest }) {
-      const bytes = vectorBytes(vector);
-      vec.insertVec.run(key, BigInt(vmem), bytes, BigInt(written), gone);
-      vec.insertFloats?.run(key, bytes);
+      vec.insertVec.run(key, BigInt(vmem), searched(vector), BigInt(written), gone);
+      vec.insertFloats?.run(key, vectorBytes(vector));
       sql.insertKey.run(key, digest);
+      centre?.afterInsert();
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
@@ -203,7 +201,7 @@ export function prepareVectorTable(
     knn(query, k, vmem, writtenUpTo, goneAfter) {
       if (writtenUpTo < 0 || k < 1) return [];
       const args: [Buffer, number, bigint, bigint, bigint] = [
-        vectorBytes(query),
+        searched(query),
         k,
         BigInt(vmem),
         BigInt(writtenUpTo),

@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { CENTRE_SAMPLE } from '../../src/vectors/binary-centre.js';
 import { contentDigest, unitVector } from '../../src/vectors/index.js';
 import {
   NEVER,
   ensureVectorTables,
   rowKey,
+  vectorOfBytes,
   vectorVersion,
   type Quantization,
 } from '../../src/vectors/vector-layout.js';
@@ -44,17 +46,25 @@ function vectorOf(seed: number, centre = seed % 5): Float32Array {
   return unitVector(Float32Array.from({ length: DIMENSIONS }, (_, d) => base(d) + 0.8 * next()));
 }
 
-/** A table of `quantization` holding `count` rows of memory 1, written at seqs 0..count-1. */
-function tableWith(quantization: Quantization, count: number): VectorTable {
+/**
+ * A table of `quantization` holding `count` rows of memory 1, written at seqs 0..count-1, with
+ * the vectors of `vectors` (`vectorOf` by default).
+ */
+function tableWith(
+  quantization: Quantization,
+  count: number,
+  vectors: (seq: number) => Float32Array = vectorOf,
+  on = db,
+): VectorTable {
   const version = vectorVersion('test-dense', DIMENSIONS, quantization);
-  ensureVectorTables(db, version);
-  const table = prepareVectorTable(db, version);
-  db.transaction(() => {
+  ensureVectorTables(on, version);
+  const table = prepareVectorTable(on, version);
+  on.transaction(() => {
     for (let seq = 0; seq < count; seq++)
       table.insert({
         key: rowKey(1, seq),
         vmem: 1,
-        vector: vectorOf(seq),
+        vector: vectors(seq),
         written: seq,
         gone: seq % 9 === 4 ? BigInt(seq + 3) : NEVER,
         digest: contentDigest(`text ${seq}`),
@@ -63,17 +73,32 @@ function tableWith(quantization: Quantization, count: number): VectorTable {
   return table;
 }
 
-/** vec0's KNN with no bound, straight from the table. */
+/** A binary version's centre, once fixed (binary-centre.ts). */
+function centreOf(table: VectorTable): { centre: Float32Array; sample: number } | undefined {
+  const row = db
+    .prepare<[string], { centre: Buffer; sample: number }>(
+      'SELECT centre, sample FROM vec_centres WHERE key = ?',
+    )
+    .get(table.version.key);
+  return row && { centre: vectorOfBytes(row.centre), sample: row.sample };
+}
+
+/** `vector` minus `centre`. */
+const minus = (vector: Float32Array, centre: Float32Array) =>
+  vector.map((value, d) => value - centre[d]!);
+
+/** vec0's KNN with no bound, straight from the table (a binary query around its centre). */
 function unbounded(table: VectorTable, query: Float32Array, k: number, asOf: number) {
   const { key, quantization } = table.version;
   const quantize =
     quantization === 'int8' ? "vec_quantize_int8(?, 'unit')" : 'vec_quantize_binary(?)';
+  const centre = quantization === 'binary' ? centreOf(table)?.centre : undefined;
   return db
     .prepare<[Buffer, number, number, number], { distance: number }>(
       `SELECT distance FROM ${key}_vec WHERE emb MATCH ${quantize} AND k = ? AND vmem = 1
         AND written <= ? AND gone > ?`,
     )
-    .all(vectorBytes(query), k, asOf, asOf)
+    .all(vectorBytes(centre ? minus(query, centre) : query), k, asOf, asOf)
     .map((row) => row.distance);
 }
 
@@ -119,6 +144,98 @@ describe.each<Quantization>(['binary', 'int8'])('a %s version', (quantization) =
     expect(floatsHeld(3)).toBe(0);
     expect(table.exact(query, [rowKey(1, 3)]).size).toBe(0);
     expect(table.cached(contentDigest('text 3'))).toBeUndefined();
+  });
+});
+
+describe('a binary version’s centre', () => {
+  /** Every vector near one shared direction, as sentence models' are: every coordinate > 0. */
+  const made = new Map<number, Float32Array>();
+  const shared = (seed: number) => {
+    let vector = made.get(seed);
+    if (!vector)
+      made.set(
+        seed,
+        (vector = unitVector(vectorOf(seed).map((value) => value + 3 / Math.sqrt(DIMENSIONS)))),
+      );
+    return vector;
+  };
+
+  it('is the mean of its first vectors, and the rows written before it are quantized around it too', () => {
+    const table = tableWith('binary', CENTRE_SAMPLE - 1, shared);
+    expect(centreOf(table)).toBeUndefined();
+    table.insert({
+      key: rowKey(1, 1000),
+      vmem: 1,
+      vector: shared(1000),
+      written: 1000,
+      gone: NEVER,
+      digest: contentDigest('text 1000'),
+    });
+    const { centre, sample } = centreOf(table)!;
+    expect(sample).toBe(CENTRE_SAMPLE);
+    const seqs = [...Array(CENTRE_SAMPLE - 1).keys(), 1000];
+    centre.forEach((value, d) =>
+      expect(value).toBeCloseTo(
+        seqs.reduce((sum, seq) => sum + shared(seq)[d]!, 0) / seqs.length,
+        5,
+      ),
+    );
+    const bits = (seq: number) =>
+      db
+        .prepare(`SELECT emb FROM ${table.version.key}_vec WHERE rowid = ?`)
+        .pluck()
+        .get(rowKey(1, seq));
+    const around = (vector: Float32Array, point: Float32Array) =>
+      db
+        .prepare('SELECT vec_quantize_binary(?)')
+        .pluck()
+        .get(vectorBytes(minus(vector, point)));
+    for (const seq of [0, 17, 1000]) expect(bits(seq)).toEqual(around(shared(seq), centre));
+    expect(around(shared(17), centre)).not.toEqual(
+      around(shared(17), new Float32Array(DIMENSIONS)),
+    );
+  });
+
+  it('finds near neighbours that sign bits around zero cannot tell apart', () => {
+    const table = tableWith('binary', 2000, shared);
+    // Around zero every row's bits are all ones: the 100 candidates would be any 100 of 2000.
+    const zero = db
+      .prepare('SELECT vec_quantize_binary(?)')
+      .pluck()
+      .get(vectorBytes(shared(5)));
+    expect(zero).toEqual(Buffer.alloc(DIMENSIONS / 8, 0xff));
+    let found = 0;
+    const queries = Array.from({ length: 20 }, (_, i) => shared(50_000 + i));
+    for (const query of queries) {
+      const candidates = table.knn(query, 100, 1, 1999, 1999).map((n) => n.key);
+      const exact = [...table.exact(query, candidates)].sort((a, b) => a[1] - b[1]);
+      const top = exact.slice(0, 10).map(([key]) => key);
+      const all = [...Array(2000).keys()].filter((seq) => seq % 9 !== 4 || seq + 3 > 1999);
+      const truth = all
+        .map((seq) => ({ key: rowKey(1, seq), d: Math.hypot(...minus(shared(seq), query)) }))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 10)
+        .map(({ key }) => key);
+      found += top.filter((key) => truth.includes(key)).length;
+    }
+    // 64 bits of noise around five clusters: ~0.6 of the exact top 10 (0.045 around zero).
+    expect(found / (10 * queries.length)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('is seen by another connection to the file that prepared the table before it was fixed', () => {
+    const other = new Database(join(dir, 'vectors.db'));
+    sqliteVec.load(other);
+    try {
+      const version = vectorVersion('test-dense', DIMENSIONS, 'binary');
+      ensureVectorTables(other, version);
+      const early = prepareVectorTable(other, version);
+      const table = tableWith('binary', 600, shared);
+      expect(centreOf(table)).toBeDefined();
+      const query = shared(70_000);
+      expect(early.knn(query, 20, 1, 599, 599)).toEqual(table.knn(query, 20, 1, 599, 599));
+    } finally {
+      other.close();
+    }
   });
 });
 
