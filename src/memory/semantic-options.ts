@@ -43,6 +43,12 @@ export interface EmbeddingsOptions {
    * its recall with your model first). @defaultValue 'none'
    */
   readonly quantization?: Quantization;
+  /**
+   * Candidates a quantized search re-scores per hit wanted (at least 100 in all): more finds
+   * more of the exact top k, at the cost of a slower search (docs/semantic-recall.md).
+   * @defaultValue 4
+   */
+  readonly oversample?: number;
   /** Content items a recall embeds itself before it answers (then it reports the lag). @defaultValue 256 */
   readonly embedBeforeRecall?: number;
   /** Embed new content in the background after appends, and build a new model's vectors. @defaultValue true */
@@ -51,6 +57,20 @@ export interface EmbeddingsOptions {
   readonly batchSize?: number;
   /** Characters of an item that are embedded (models read a bounded number of tokens). @defaultValue 8000 */
   readonly maxChars?: number;
+}
+
+/** The most candidates per hit a search may re-score (vec0 reads at most 4,096 in all). */
+const MAX_OVERSAMPLE = 64;
+
+/** `value` when it is an oversampling factor, else a refusal naming `name` and the rule. */
+function checkedOversample(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_OVERSAMPLE)
+    return value as number;
+  const rule = `must be an integer from 1 to ${MAX_OVERSAMPLE}`;
+  throw new MemoryError('VALIDATION_FAILED', `Invalid ${name} ${JSON.stringify(value)}: ${rule}.`, {
+    issues: [{ path: name, message: rule }],
+  });
 }
 
 /**
@@ -72,6 +92,7 @@ export function openSemantic(
       `Invalid embedBeforeRecall ${String(embedBeforeRecall)}: must be an integer of 0 or more.`,
       { issues: [{ path: 'embedBeforeRecall', message: 'must be an integer of 0 or more' }] },
     );
+  const oversample = checkedOversample(options.oversample, 'oversample');
   const fusion = parseOrThrow(
     Fusion,
     {
@@ -99,6 +120,7 @@ export function openSemantic(
       embedder,
       previous,
       quantization: options.quantization,
+      oversample,
       batchSize: options.batchSize,
       maxChars: options.maxChars,
     },
@@ -130,8 +152,8 @@ function isEmbedder(value: Embedder | EmbeddingsConfig): value is Embedder {
 /**
  * The embeddings options the environment names (undefined: none, recall stays lexical): the
  * provider from `MEMLEDGER_EMBEDDINGS_*` (src/embeddings/embeddings-config.ts), and
- * `MEMLEDGER_EMBEDDINGS_FALLBACK` (`fail` or `lexical`) and `MEMLEDGER_EMBEDDINGS_QUANTIZATION`
- * (`none`, `int8` or `binary`).
+ * `MEMLEDGER_EMBEDDINGS_FALLBACK` (`fail` or `lexical`), `MEMLEDGER_EMBEDDINGS_QUANTIZATION`
+ * (`none`, `int8` or `binary`) and `MEMLEDGER_EMBEDDINGS_OVERSAMPLE` (an integer from 1 to 64).
  */
 export function embeddingsOptionsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsOptions | undefined {
   const embedder = embeddingsConfigFromEnv(env);
@@ -155,9 +177,17 @@ export function embeddingsOptionsFromEnv(env: NodeJS.ProcessEnv): EmbeddingsOpti
     'int8',
     'binary',
   ] as const);
+  const named = env.MEMLEDGER_EMBEDDINGS_OVERSAMPLE?.trim();
+  const oversample = named
+    ? checkedOversample(
+        /^[0-9]+$/.test(named) ? Number(named) : named,
+        'MEMLEDGER_EMBEDDINGS_OVERSAMPLE',
+      )
+    : undefined;
   return {
     embedder,
     ...(onUnavailable ? { onUnavailable } : {}),
     ...(quantization ? { quantization } : {}),
+    ...(oversample ? { oversample } : {}),
   };
 }

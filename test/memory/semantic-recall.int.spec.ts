@@ -106,6 +106,26 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
     expect((await memory.readEvents()).filter((e) => e.kind === 'recall')).toHaveLength(1);
   });
 
+  it('refuses an oversampling that is not an integer from 1 to 64, naming it', async () => {
+    for (const oversample of [0, 2.5, 65, Number.NaN]) {
+      const error: unknown = await (async () => open({ oversample }).memory())().catch(
+        (e: unknown) => e,
+      );
+      expect(isMemoryError(error, 'VALIDATION_FAILED')).toBe(true);
+      expect((error as MemoryError).issues).toEqual([
+        { path: 'oversample', message: 'must be an integer from 1 to 64' },
+      ]);
+    }
+    const memory = await open({ oversample: 16, quantization: 'binary' }).memory();
+    const written = await memory.recordMessage({
+      speaker: 'user',
+      content: 'ponies in the meadow',
+    });
+    await memory.recordMessage({ speaker: 'user', content: 'the deploy key rotates on Fridays' });
+    const { items } = await memory.recall({ query: 'ponnies', mode: 'semantic', limit: 1 });
+    expect(items.map((i) => i.id)).toEqual([written.id]);
+  });
+
   it('fails with EMBEDDER_UNAVAILABLE and appends nothing when the provider is down', async () => {
     const memory = await open().memory();
     await memory.recordMessage({ speaker: 'user', content: 'tea' });

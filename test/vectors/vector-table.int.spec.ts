@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { CENTRE_SAMPLE } from '../../src/vectors/binary-centre.js';
+import type { ItemWindows } from '../../src/vectors/item-windows.js';
+import { searchVectors } from '../../src/vectors/vector-search.js';
 import { contentDigest, unitVector } from '../../src/vectors/index.js';
 import {
   NEVER,
@@ -236,6 +238,44 @@ describe('a binary version’s centre', () => {
     } finally {
       other.close();
     }
+  });
+});
+
+describe('a search’s candidates', () => {
+  /** How many candidates `searchVectors` asked the KNN of `table` for, at each search. */
+  const asked = (table: VectorTable) => {
+    const ks: number[] = [];
+    const counting: VectorTable = {
+      ...table,
+      knn: (query, k, ...rest) => (ks.push(k), table.knn(query, k, ...rest)),
+    };
+    // Every row is visible here: this is about the KNN's k, not windows.
+    const windows = {
+      visibleAt: (_mem: number, seqs: readonly number[]) =>
+        new Map(seqs.map((seq) => [seq, { id: `item-${seq}`, kind: 'document' as const, seq }])),
+    } as unknown as ItemWindows;
+    const search = (limit: number, oversample: number) =>
+      searchVectors({ table: counting, windows, mem: 1, vmem: 1, through: 599 }, vectorOf(9), {
+        asOfSeq: 599,
+        limit,
+        oversample,
+      });
+    return { ks, search };
+  };
+
+  it('are limit × oversample for a quantized version, at least 100, and re-scored down to the limit', () => {
+    const { ks, search } = asked(tableWith('binary', 600));
+    expect(search(10, 4)).toHaveLength(10);
+    expect(search(100, 4)).toHaveLength(100);
+    expect(search(100, 8)).toHaveLength(100);
+    expect(search(50, 1)).toHaveLength(50);
+    expect(ks).toEqual([100, 400, 800, 100]);
+  });
+
+  it('are the limit itself for a float version, whatever the oversampling', () => {
+    const { ks, search } = asked(tableWith('none', 200));
+    search(10, 8);
+    expect(ks).toEqual([10]);
   });
 });
 
