@@ -30,8 +30,9 @@ export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary']
 /**
  * The quantization of a model's version when the options name none: float vectors, whose top k
  * is the exact one. Binary and int8 are a choice to make after measuring recall with the model
- * (`npm run bench -- --only vectors`): on real-text notes and learned vectors binary kept 0.78 of
- * the exact top 10 (BENCHMARKS.md), below the 0.95 a default must hold.
+ * (`npm run bench -- --only vectors`): on real-text notes and learned vectors binary kept 0.89-0.91
+ * of the exact top 10 (0.95 with twice the candidates, at the latency target's edge: BENCHMARKS.md),
+ * below the 0.95 a default must hold.
  */
 export const DEFAULT_QUANTIZATION: Quantization = 'none';
 
