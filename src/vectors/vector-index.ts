@@ -205,6 +205,17 @@ export class VectorIndex {
       vmem !== undefined && this.progressTable.get(table.version.key, vmem).ready;
     if (this.windows.checkpoint(mem).seq < 0 || ready(this.current))
       return { table: this.current, embedder: this.options.embedder, which: 'current' };
+    // Another quantization or an older layout of the same model holds the same vectors: it
+    // serves while the current version is built from them.
+    const { model, dimensions } = this.current.version;
+    const sibling = this.tables.find(
+      (table) =>
+        table !== this.current &&
+        table.version.model === model &&
+        table.version.dimensions === dimensions &&
+        ready(table),
+    );
+    if (sibling) return { table: sibling, embedder: this.options.embedder, which: 'current' };
     if (this.previous && this.options.previous && ready(this.previous))
       return { table: this.previous, embedder: this.options.previous, which: 'previous' };
     return undefined;

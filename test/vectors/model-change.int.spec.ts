@@ -2,7 +2,8 @@
  * A model change is a new version built beside the old one: until the new model's vectors have
  * caught up with a memory, the previous model serves it (when still configured) or recall is
  * lexical, saying so; progress reports both versions; once the new one has caught up with every
- * memory, the old one's tables are dropped.
+ * memory, the old one's tables are dropped. A quantization change copies the same model's
+ * vectors, and the version it copies from serves meanwhile.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -166,6 +167,22 @@ describe('a quantization change', () => {
       item!.reduce((sum, x, d) => sum + x * query![d]!, 0),
       5,
     );
+  });
+
+  it('keeps recall semantic while the new version is built: the version it is built from serves', async () => {
+    await writeWithModelA();
+    const ledger = open({
+      embedder: modelA(),
+      quantization: 'binary',
+      follow: false,
+      embedBeforeRecall: 0,
+    });
+    const memory = await ledger.memory('a');
+    const { recall, items } = await memory.recall({ query: 'pony number 3', mode: 'semantic' });
+    expect(recall.retrieval).toMatchObject({ method: 'semantic', model: 'hash-a' });
+    expect(items[0]).toMatchObject({ seq: 3 });
+    const binary = ledger.vectors!.progress().find((v) => v.current);
+    expect(binary).toMatchObject({ quantization: 'binary', readyMemories: 0 });
   });
 
   it('defaults to float vectors (the exact top k) whatever the dimensions; binary when asked', async () => {
