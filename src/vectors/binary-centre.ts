@@ -61,6 +61,7 @@ export function prepareBinaryCentre(db: Database.Database, version: VectorVersio
     .pluck();
   // Another connection may fix it: read until one has, then keep it (it never changes).
   let fixed: Float32Array | undefined;
+  let counted: number | undefined;
   const centre = () => {
     if (fixed) return fixed;
     const bytes = read.get(t);
@@ -73,8 +74,13 @@ export function prepareBinaryCentre(db: Database.Database, version: VectorVersio
       return point ? vector.map((value, d) => value - point[d]!) : vector;
     },
     afterInsert() {
-      if (centre() || rows.get()! < CENTRE_SAMPLE) return;
-      fixed = fixCentre(db, version);
+      if (centre()) return;
+      // Counted here, and read again only at the sample: other connections' inserts and erased
+      // rows make the count drift, which only moves the moment the centre is fixed.
+      counted = counted === undefined ? rows.get()! : counted + 1;
+      if (counted < CENTRE_SAMPLE) return;
+      counted = rows.get()!;
+      if (counted >= CENTRE_SAMPLE) fixed = fixCentre(db, version);
     },
   };
 }
