@@ -173,15 +173,21 @@ const builtSoFar = (): number => {
   }
 };
 
-/** The samples taken while the build was in progress all came from layout 1, correct. */
+/**
+ * The samples taken while the build was in progress came from layout 1, correct. A query the
+ * switch overtook (it waits for the probe's catch-up, during which the build may finish: no build
+ * was left after it) may have been answered by either layout.
+ */
 function expectAnsweredFromOldLayout(samples: readonly Sample[]): void {
-  for (const { answer, expected } of samples)
+  for (const { answer, expected, applied } of samples) {
+    expect(applied === undefined ? [1, 2] : [1]).toContain(answer.layout);
     expect(answer).toEqual({
-      layout: 1,
+      layout: answer.layout,
       events: expected.events,
       chars: expected.chars,
       checkpoint: expected.events - 1,
     });
+  }
 }
 
 describe('a layout upgrade of a 1,000,000-event memory', () => {
