@@ -8,8 +8,6 @@ import { binaryStart, KnnBound } from './knn-bound.js';
 import { prepareBinaryCentre } from './binary-centre.js';
 import { centredVersion, vectorBytes, vectorOfBytes, type VectorVersion } from './vector-layout.js';
 
-export { vectorBytes };
-
 /** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
 export interface Neighbour {
   readonly key: bigint;

@@ -17,15 +17,12 @@ import {
   NEVER,
   ensureVectorTables,
   rowKey,
+  vectorBytes,
   vectorOfBytes,
   vectorVersion,
   type Quantization,
 } from '../../src/vectors/vector-layout.js';
-import {
-  prepareVectorTable,
-  vectorBytes,
-  type VectorTable,
-} from '../../src/vectors/vector-table.js';
+import { prepareVectorTable, type VectorTable } from '../../src/vectors/vector-table.js';
 
 const DIMENSIONS = 64;
 let dir = '';
