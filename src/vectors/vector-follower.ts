@@ -109,11 +109,14 @@ export class VectorFollower {
     this.firstAt = 0;
     while (!this.stopped && this.due.size > 0) {
       const mem = this.due.values().next().value!;
+      // Taken off before the catch-up: content appended meanwhile, which it may not reach,
+      // schedules the memory again.
+      this.due.delete(mem);
       try {
         await this.index.catchUp(mem, { signal: this.abort.signal });
-        this.due.delete(mem);
         this.failures = 0;
       } catch (error) {
+        this.due.add(mem);
         if (this.stopped) return;
         this.failures++;
         const pause = Math.min((this.options.retryMs ?? 1000) * 2 ** (this.failures - 1), 60_000);

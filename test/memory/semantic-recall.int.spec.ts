@@ -4,6 +4,7 @@
  * the method that actually ran; the answer says when vectors lag or why lexical ran.
  */
 import { isMemoryError, MemoryError, type Sequenced } from '../../src/core/index.js';
+import { functionEmbedder } from '../../src/embeddings/index.js';
 import { openMemledger, type Memledger, type MemledgerOptions } from '../../src/memory/index.js';
 import type { EmbeddingsOptions } from '../../src/memory/index.js';
 import { hashingEmbedder, HASHING_MODEL } from '../support/hashing-embedder.js';
@@ -221,6 +222,36 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
       }),
     ]);
     expect(texts).toHaveLength(3);
+  });
+
+  it('embeds what was appended while it was embedding, with no append after it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    const inner = embedder();
+    let calls = 0;
+    const gated = functionEmbedder({
+      model: inner.model,
+      dimensions: inner.dimensions,
+      embed: async (batch) => {
+        if (calls++ === 0) {
+          started();
+          await gate;
+        }
+        return inner.embed(batch);
+      },
+    });
+    const ledger = open({ follow: true, embedder: gated });
+    const memory = await ledger.memory();
+    await memory.recordMessage({ speaker: 'user', content: 'one pony' });
+    await inFlight;
+    // Appended while the follower's first call is in flight: that catch-up read the log before.
+    await memory.recordMessage({ speaker: 'user', content: 'two ponies' });
+    release();
+    await ledger.vectors!.idle();
+    expect(texts).toEqual(['user: one pony', 'user: two ponies']);
+    expect(ledger.vectors!.progress()[0]).toMatchObject({ readyMemories: 1, behind: 0 });
   });
 
   it('records the ids of a plugged-in retriever as external retrieval', async () => {
