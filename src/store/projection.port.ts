@@ -100,9 +100,10 @@ export interface Projection {
   readonly readsStoredForm?: boolean;
   /**
    * The kinds of event that can give it work, when not all can. An append holding none of them
-   * is not handed to it (inline, or as a writer's own append), and its checkpoint is not asked, so its handler's `checkpoint`
-   * must report past such events by itself (the vector windows over everything but deletions and
-   * erasures). Catch-ups hand it every event. @defaultValue every kind
+   * is not handed to it (inline, or as a writer's own append), and its checkpoint is not asked,
+   * so its handler's `checkpoint` must report past such events by itself (the vector windows over
+   * everything but deletions and erasures). Catch-ups hand it every event.
+   * @defaultValue every kind
    */
   readonly handles?: readonly EventKind[];
   /** Creates its tables when missing and prepares its statements. */

@@ -47,10 +47,13 @@ export interface BinaryCentre {
   centred(vector: Float32Array): Float32Array;
   /**
    * After a row was inserted (inside the caller's transaction): fixes the centre once the
-   * version holds {@link CENTRE_SAMPLE} rows and quantizes the rows before it again.
+   * version holds {@link CENTRE_SAMPLE} rows, and hands `requantize` each row's vector around it.
    */
-  afterInsert(): void;
+  afterInsert(requantize: Requantize): void;
 }
+
+/** Writes the searched (quantized) vector of the row at `key` again, from `centred`. */
+export type Requantize = (key: bigint, centred: Float32Array) => void;
 
 /** The centre of `version`, a binary version of the current layout, on `db`. */
 export function prepareBinaryCentre(db: Database.Database, version: VectorVersion): BinaryCentre {
@@ -73,14 +76,14 @@ export function prepareBinaryCentre(db: Database.Database, version: VectorVersio
       const point = centre();
       return point ? vector.map((value, d) => value - point[d]!) : vector;
     },
-    afterInsert() {
+    afterInsert(requantize) {
       if (centre()) return;
       // Counted here, and read again only at the sample: other connections' inserts and erased
       // rows make the count drift, which only moves the moment the centre is fixed.
       counted = counted === undefined ? rows.get()! : counted + 1;
       if (counted < CENTRE_SAMPLE) return;
       counted = rows.get()!;
-      if (counted >= CENTRE_SAMPLE) fixed = fixCentre(db, version);
+      if (counted >= CENTRE_SAMPLE) fixed = fixCentre(db, version, requantize);
     },
   };
 }
@@ -90,39 +93,31 @@ export function prepareBinaryCentre(db: Database.Database, version: VectorVersio
  * around it: one transaction (a savepoint inside the caller's), so the centre and the rows' bits
  * go together.
  */
-function fixCentre(db: Database.Database, { key: t, dimensions }: VectorVersion): Float32Array {
+function fixCentre(
+  db: Database.Database,
+  { key: t, dimensions }: VectorVersion,
+  requantize: Requantize,
+): Float32Array {
   const floats = db
     .prepare<[], { key: bigint; v: Buffer }>(`SELECT rowid AS key, v FROM ${t}_floats`)
     .safeIntegers(true)
-    .all();
+    .all()
+    .map(({ key, v }) => ({ key, vector: vectorOfBytes(v) }));
   const sum = new Float64Array(dimensions);
-  for (const { v } of floats) vectorOfBytes(v).forEach((value, d) => (sum[d]! += value));
+  for (const { vector } of floats) vector.forEach((value, d) => (sum[d]! += value));
   const noise = gaussians(dimensions, centreNoise(floats.length));
   const centre = Float32Array.from(sum, (total, d) => total / floats.length + noise[d]!);
-  // vec0 takes a bit vector only from vec_quantize_binary() itself, which an UPDATE's value
-  // does not keep the type of: each row is written again.
-  const row = db
-    .prepare<[bigint], { vmem: bigint; written: bigint; gone: bigint }>(
-      `SELECT vmem, written, gone FROM ${t}_vec WHERE rowid = ?`,
-    )
-    .safeIntegers(true);
-  const remove = db.prepare<[bigint]>(`DELETE FROM ${t}_vec WHERE rowid = ?`);
-  const insert = db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
-    `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone)
-     VALUES (?, ?, vec_quantize_binary(?), ?, ?)`,
-  );
   db.transaction(() => {
     db.prepare('INSERT INTO vec_centres (key, centre, sample) VALUES (?, ?, ?)').run(
       t,
       vectorBytes(centre),
       floats.length,
     );
-    for (const { key, v } of floats) {
-      const { vmem, written, gone } = row.get(key)!;
-      remove.run(key);
-      const bits = vectorBytes(vectorOfBytes(v).map((value, d) => value - centre[d]!));
-      insert.run(key, vmem, bits, written, gone);
-    }
+    for (const { key, vector } of floats)
+      requantize(
+        key,
+        vector.map((value, d) => value - centre[d]!),
+      );
   })();
   return centre;
 }

@@ -88,6 +88,11 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
     removeFloats: ownTable
       ? db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE rowid = ?`)
       : undefined,
+    window: db
+      .prepare<[bigint], { vmem: bigint; written: bigint; gone: bigint }>(
+        `SELECT vmem, written, gone FROM ${t}_vec WHERE rowid = ?`,
+      )
+      .safeIntegers(true),
     floatsOf: db
       .prepare<[bigint], Buffer>(
         `SELECT ${floats.column} FROM ${floats.table} WHERE ${floats.key} = ?`,
@@ -156,6 +161,13 @@ export function prepareVectorTable(
   const centre = centredVersion(version) ? prepareBinaryCentre(db, version) : undefined;
   // What the searched column quantizes: the vector, or a binary version's around its centre.
   const searched = (vector: Float32Array) => vectorBytes(centre ? centre.centred(vector) : vector);
+  // vec0 takes a bit vector only from vec_quantize_binary() in an INSERT (an UPDATE's value loses
+  // its type), so a row quantized again is written again with its window.
+  const requantize = (key: bigint, centred: Float32Array) => {
+    const { vmem, written, gone } = vec.window.get(key)!;
+    sql.removeVec.run(key);
+    vec.insertVec.run(key, vmem, vectorBytes(centred), written, gone);
+  };
   const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
   const stored = (digest: Buffer) => {
@@ -175,7 +187,7 @@ export function prepareVectorTable(
       vec.insertVec.run(key, BigInt(vmem), searched(vector), BigInt(written), gone);
       vec.insertFloats?.run(key, vectorBytes(vector));
       sql.insertKey.run(key, digest);
-      centre?.afterInsert();
+      centre?.afterInsert(requantize);
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
