@@ -9,6 +9,8 @@
  * `npm run bench -- --only retrieval-quality --dataset locomo10.json` measures retrieval quality
  * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it),
  * `--glove <file>` with averaged GloVe word vectors (bench/glove-embedder.ts) as the embedder.
+ * A model configured by `MEMLEDGER_EMBEDDINGS_*` (docs/semantic-recall.md) takes the place of
+ * GloVe in `retrieval-quality` and in the real-text block of `vectors`.
  */
 import { benchAppendWithEmbedder } from './append-embedder.bench.js';
 import { benchAccess } from './access.bench.js';

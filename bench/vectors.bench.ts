@@ -7,12 +7,14 @@
  * seq (the query vector given: the embedding call excluded), recall@10 against the exact float top 10 of the same embedder, and disk per vector
  * against the raw float32 (and quantized) bytes. Same-run baselines: a brute-force top 100 over
  * the hashing vectors held in process memory, and the FTS5 (BM25) search of the same queries.
+ * A third block measures real text with learned vectors: the model `MEMLEDGER_EMBEDDINGS_*`
+ * configures (every note embedded once before anything is timed), else GloVe with `--glove`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Embedder } from '../src/embeddings/index.js';
+import { embeddingsConfigFromEnv, openEmbedder, type Embedder } from '../src/embeddings/index.js';
 import { createDocument, type Document, type Sequenced } from '../src/core/index.js';
 import { openProjectionRuntime } from '../src/projections/index.js';
 import {
@@ -176,13 +178,36 @@ async function measureVersion(
   return figures;
 }
 
+/** Where the real-text block's learned vectors come from: a GloVe file, or a configured model. */
+type RealTextSource = { readonly glovePath: string } | { readonly embedder: Embedder };
+
 /**
- * A second memory, `text`, of `items` real-text notes (text-corpus.ts) and their GloVe vectors
- * cut to 96 dimensions (binary needs a multiple of 8); queries are sentences of the same pool.
+ * A memo of `texts`' vectors from the configured model, embedded once before anything is timed
+ * (a model behind HTTP answers asynchronously; the timed KNN must not wait for it).
+ */
+async function embeddedMemo(embedder: Embedder, texts: readonly string[]) {
+  const vectors = new Map<string, Float32Array>();
+  const distinct = [...new Set(texts)];
+  for (let i = 0; i < distinct.length; i += 256) {
+    const batch = distinct.slice(i, i + 256);
+    for (const [j, vector] of (await embedder.embed(batch)).entries())
+      vectors.set(batch[j]!, unitVector(vector));
+  }
+  return memoisedEmbedder(embedder.model, embedder.dimensions, (text) => {
+    const vector = vectors.get(text);
+    if (!vector) throw new Error(`bench: no vector was embedded for "${text.slice(0, 40)}"`);
+    return vector;
+  });
+}
+
+/**
+ * A second memory, `text`, of `items` real-text notes (text-corpus.ts) and learned vectors: GloVe
+ * cut to 96 dimensions (binary needs a multiple of 8), or the model that `MEMLEDGER_EMBEDDINGS_*`
+ * configures; queries are sentences of the same pool.
  */
 async function realTextVectors(
   store: MemoryStore,
-  glovePath: string,
+  source: RealTextSource,
   items: number,
   samples: number,
 ): Promise<{ vectors: Vectors; about: string }> {
@@ -200,15 +225,22 @@ async function realTextVectors(
   const log = store.log('text');
   for (let i = 0; i < corpus.length; i += 1000)
     await log.append(corpus.slice(i, i + 1000).map((event) => ({ ...event, seq: null })));
-  const glove = gloveVectors(glovePath, 96);
-  const memo = memoisedEmbedder('bench-glove-96', 96, (note) => unitVector(glove.vectorOf(note)));
   const next = seededRandom(13);
   const queries = Array.from(
     { length: samples },
     () => sentences[Math.floor(next() * sentences.length)]!,
   );
+  let name = 'glove96';
+  let memo: { embedder: Embedder; vectorOf: (text: string) => Float32Array };
+  if ('glovePath' in source) {
+    const glove = gloveVectors(source.glovePath, 96);
+    memo = memoisedEmbedder('bench-glove-96', 96, (note) => unitVector(glove.vectorOf(note)));
+  } else {
+    name = `model ${source.embedder.model}`;
+    memo = await embeddedMemo(source.embedder, [...corpus.map(itemText), ...queries]);
+  }
   return {
-    vectors: vectorsOf('glove96', memo, corpus, samples, queries),
+    vectors: vectorsOf(name, memo, corpus, samples, queries),
     about: `${corpus.length} notes from ${sentences.length} sentences of the installed packages' Markdown`,
   };
 }
@@ -257,12 +289,17 @@ export async function benchVectors(
       ftsMs.push(await timeMs(() => db.search.search(mem, text, { limit: 100, asOfSeq: asOf })));
     figures['baseline: FTS5 (BM25) top-100 p50 ms'] = percentile(ftsMs, 50);
     for (const vectors of embedded) await measureVersions(db, mem, vectors, figures);
-    if (glovePath) {
-      // Real sentences and learned vectors: what the stand-in cannot say about quantized recall.
-      const text = await realTextVectors(store, glovePath, items, samples);
-      Object.assign(figures, { 'glove corpus': text.about });
-      const textMem = db.keyOf('text');
-      await measureVersions(db, textMem, text.vectors, figures);
+    // Real sentences and learned vectors: what the stand-in cannot say about quantized recall.
+    const model = embeddingsConfigFromEnv(process.env);
+    const source = model
+      ? { embedder: openEmbedder(model) }
+      : glovePath
+        ? { glovePath }
+        : undefined;
+    if (source) {
+      const text = await realTextVectors(store, source, items, samples);
+      Object.assign(figures, { 'real-text corpus': text.about });
+      await measureVersions(db, db.keyOf('text'), text.vectors, figures);
     }
     figures.target =
       'top-100 p50 <= 10 ms, p99 <= 30 ms; quantized recall@10 >= 0.95; disk <= 1.2x raw bytes';
