@@ -237,7 +237,10 @@ async function realTextVectors(
     memo = memoisedEmbedder('bench-glove-96', 96, (note) => unitVector(glove.vectorOf(note)));
   } else {
     name = `model ${source.embedder.model}`;
-    memo = await embeddedMemo(source.embedder, [...corpus.map(itemText), ...queries]);
+    memo = await embeddedMemo(source.embedder, [
+      ...corpus.map((item) => itemText(item)),
+      ...queries,
+    ]);
   }
   return {
     vectors: vectorsOf(name, memo, corpus, samples, queries),
