@@ -11,8 +11,8 @@
  *     MEMLEDGER_EMBEDDINGS_DIMENSIONS=512 npm run bench -- --only retrieval-quality,vectors
  *
  * TensorFlow.js runs here on plain JavaScript, ~9 ms of CPU per sentence, so each request is
- * split over one worker thread per core (`WORKERS`): the vectors bench's 100,000 notes of real
- * text took an hour on two cores (25 notes a second).
+ * split over one worker thread per core (`WORKERS`): 25-38 notes of the vectors bench's real
+ * text a second on two cores, so its 100,000 notes take about an hour.
  */
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';

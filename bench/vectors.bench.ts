@@ -186,13 +186,10 @@ type RealTextSource = { readonly glovePath: string } | { readonly embedder: Embe
  * (a model behind HTTP answers asynchronously; the timed KNN must not wait for it).
  */
 async function embeddedMemo(embedder: Embedder, texts: readonly string[]) {
-  const vectors = new Map<string, Float32Array>();
   const distinct = [...new Set(texts)];
-  for (let i = 0; i < distinct.length; i += 256) {
-    const batch = distinct.slice(i, i + 256);
-    for (const [j, vector] of (await embedder.embed(batch)).entries())
-      vectors.set(batch[j]!, unitVector(vector));
-  }
+  // The provider sends them in batches of its own and checks every answer.
+  const embedded = await embedder.embed(distinct);
+  const vectors = new Map(distinct.map((text, i) => [text, unitVector(embedded[i]!)]));
   return memoisedEmbedder(embedder.model, embedder.dimensions, (text) => {
     const vector = vectors.get(text);
     if (!vector) throw new Error(`bench: no vector was embedded for "${text.slice(0, 40)}"`);
