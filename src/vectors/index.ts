@@ -11,6 +11,7 @@ export {
   type Quantization,
   type VectorVersion,
 } from './vector-layout.js';
+export { defaultProbes } from './vector-cells.js';
 export type { VectorHit, VectorSearchOptions } from './vector-search.js';
 export type { VectorTable } from './vector-table.js';
 export { itemText, contentDigest, unitVector, DEFAULT_MAX_CHARS } from './item-text.js';

@@ -34,6 +34,7 @@ import {
   type ProgressTable,
   type VersionProgress,
 } from './vector-progress.js';
+import { defaultProbes } from './vector-cells.js';
 import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
 import { resetVectors, syncWindows, windowsAgree, windowsCheckpoint } from './vector-sync.js';
 import { prepareVectorTable, type VectorTable } from './vector-table.js';
@@ -91,7 +92,7 @@ export class VectorIndex {
     if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
       db.pragma(`mmap_size = ${Math.floor(mmap)}`);
     const versionOf = ({ model, dimensions }: Embedder) =>
-      vectorVersion(model, dimensions, quantization ?? DEFAULT_QUANTIZATION);
+      vectorVersion(model, dimensions, quantization ?? DEFAULT_QUANTIZATION, options.cells ?? 0);
     const current = versionOf(options.embedder);
     ensureVectorTables(db, current);
     const previous = options.previous ? versionOf(options.previous) : undefined;
@@ -247,6 +248,7 @@ export class VectorIndex {
     return searchVectors({ table, windows: this.windows, mem, vmem, through }, query, {
       ...options,
       oversample: this.options.oversample ?? 4,
+      probes: this.options.probes ?? defaultProbes(table.version.cells),
     });
   }
 

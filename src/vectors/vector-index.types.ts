@@ -21,6 +21,13 @@ export interface VectorIndexOptions {
    * @defaultValue `DEFAULT_QUANTIZATION` (`none`: float, the exact top k)
    */
   readonly quantization?: Quantization | undefined;
+  /**
+   * Cells a large memory's rows are split into, so that a KNN reads only the rows of the cells
+   * nearest its query (vector-cells.ts): faster, not exact. 0: none. @defaultValue 0
+   */
+  readonly cells?: number | undefined;
+  /** Cells a KNN reads when the version has cells. @defaultValue `defaultProbes(cells)` */
+  readonly probes?: number | undefined;
   /** Items per embedding batch (one write transaction each). @defaultValue 256 */
   readonly batchSize?: number | undefined;
   /** Characters of an item that are embedded. @defaultValue 8000 */

@@ -61,24 +61,32 @@ export interface VectorVersion {
   readonly model: string;
   readonly dimensions: number;
   readonly quantization: Quantization;
+  /** Cells a large memory's rows are split into (vector-cells.ts); 0: none, every KNN reads all. */
+  readonly cells: number;
 }
 
-/** The version of `model` with `dimensions` stored with `quantization`. */
+/** The version of `model` with `dimensions` stored with `quantization`, in `cells` cells. */
 export function vectorVersion(
   model: string,
   dimensions: number,
   quantization: Quantization,
+  cells = 0,
 ): VectorVersion {
   const layout = quantization === 'binary' ? BINARY_LAYOUT : VECTOR_LAYOUT;
+  // Versions without cells keep the keys they had before cells existed.
+  const celled = cells > 0 ? `\0cells ${cells}` : '';
   const digest = createHash('sha256')
-    .update(`${layout}\0${model}\0${dimensions}\0${quantization}`)
+    .update(`${layout}\0${model}\0${dimensions}\0${quantization}${celled}`)
     .digest('hex');
-  return { key: `vec_${digest.slice(0, 16)}`, model, dimensions, quantization };
+  return { key: `vec_${digest.slice(0, 16)}`, model, dimensions, quantization, cells };
 }
 
 /** Whether `version` takes its sign bits around a centre: binary of today's layout. */
-export function centredVersion({ key, model, dimensions, quantization }: VectorVersion): boolean {
-  return quantization === 'binary' && key === vectorVersion(model, dimensions, quantization).key;
+export function centredVersion(version: VectorVersion): boolean {
+  const { key, model, dimensions, quantization, cells } = version;
+  return (
+    quantization === 'binary' && key === vectorVersion(model, dimensions, quantization, cells).key
+  );
 }
 
 /** The bytes of a float32 vector, as sqlite-vec reads them. */
@@ -98,6 +106,11 @@ export function rowKey(vmem: number, seq: number): bigint {
   return BigInt(vmem) * SEQ_SPAN + BigInt(seq);
 }
 
+/** The memory (`vmem`) of a rowid. */
+export function vmemOfKey(key: bigint): number {
+  return Number(key / SEQ_SPAN);
+}
+
 /** The seq of a rowid. */
 export function seqOfKey(key: bigint | number): number {
   return Number(BigInt(key) % SEQ_SPAN);
@@ -109,8 +122,17 @@ CREATE TABLE IF NOT EXISTS vec_versions (
   model        TEXT    NOT NULL,
   dimensions   INTEGER NOT NULL,
   quantization TEXT    NOT NULL,
-  created_at   TEXT    NOT NULL
+  created_at   TEXT    NOT NULL,
+  cells        INTEGER NOT NULL DEFAULT 0
 ) STRICT;
+-- The rows naming the cells of a memory's rows in a version with cells (vector-cells.ts).
+CREATE TABLE IF NOT EXISTS vec_cells (
+  key    TEXT    NOT NULL,
+  vmem   INTEGER NOT NULL,
+  cell   INTEGER NOT NULL,
+  medoid INTEGER NOT NULL,
+  PRIMARY KEY (key, vmem, cell)
+) STRICT, WITHOUT ROWID;
 -- A binary version's centre (binary-centre.ts) and how many vectors it averaged.
 CREATE TABLE IF NOT EXISTS vec_centres (
   key    TEXT    PRIMARY KEY,
@@ -138,6 +160,11 @@ CREATE TABLE IF NOT EXISTS vec_progress (
 /** vec0's chunk: rows allocated at once per memory; smaller chunks slow the KNN down. */
 const CHUNK_SIZE = 512;
 /**
+ * The chunk of a version with cells: each cell of a memory holds a chunk of its own, whose empty
+ * end is space the version pays per cell, so the chunks are smaller.
+ */
+const CELL_CHUNK_SIZE = 256;
+/**
  * The chunk of a quantized version's float copy, which is only read by key: vec0 reads a row
  * from within its chunk's blob, so small chunks make a read short, while still packing the
  * vectors densely (a plain table of one vector a row leaves pages a quarter empty).
@@ -146,7 +173,7 @@ const FLOATS_CHUNK_SIZE = 8;
 
 /** Creates the shared tables and those of `version` when missing, and registers the version. */
 export function ensureVectorTables(db: Database.Database, version: VectorVersion): void {
-  const { key, dimensions, quantization } = version;
+  const { key, dimensions, quantization, cells } = version;
   const vectors =
     quantization === 'none'
       ? `emb float[${dimensions}]`
@@ -158,11 +185,21 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
       { issues: [{ path: 'quantization', message: 'binary needs dimensions divisible by 8' }] },
     );
   }
+  const partitions =
+    cells > 0
+      ? 'vmem integer partition key, cell integer partition key'
+      : 'vmem integer partition key';
   db.transaction(() => {
     db.exec(SHARED_SCHEMA);
+    addCellsColumn(db);
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${key}_vec USING vec0(
-      vmem integer partition key, ${vectors}, written integer, gone integer,
-      chunk_size=${CHUNK_SIZE})`);
+      ${partitions}, ${vectors}, written integer, gone integer,
+      chunk_size=${cells > 0 ? CELL_CHUNK_SIZE : CHUNK_SIZE})`);
+    // vec0 finds a partition's chunks by scanning its chunk table: every memory's, for each KNN
+    // and each cell. An index on the partition columns makes that a seek.
+    const partitionColumns = cells > 0 ? 'partition00, partition01' : 'partition00';
+    db.exec(`CREATE INDEX IF NOT EXISTS ${key}_vec_chunks_partition
+      ON ${key}_vec_chunks (${partitionColumns})`);
     db.exec(`CREATE TABLE IF NOT EXISTS ${key}_keys (
       key INTEGER PRIMARY KEY, digest BLOB NOT NULL) STRICT`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${key}_keys_digest ON ${key}_keys (digest)`);
@@ -170,10 +207,21 @@ export function ensureVectorTables(db: Database.Database, version: VectorVersion
       db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${key}_floats USING vec0(
         v float[${dimensions}], chunk_size=${FLOATS_CHUNK_SIZE})`);
     db.prepare(
-      `INSERT OR IGNORE INTO vec_versions (key, model, dimensions, quantization, created_at)
-       VALUES (?, ?, ?, ?, ?)`,
-    ).run(key, version.model, dimensions, quantization, new Date().toISOString());
+      `INSERT OR IGNORE INTO vec_versions (key, model, dimensions, quantization, created_at, cells)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(key, version.model, dimensions, quantization, new Date().toISOString(), cells);
   }).immediate();
+}
+
+/** `vec_versions.cells` in a file written before versions had cells. */
+function addCellsColumn(db: Database.Database): void {
+  if (!hasCellsColumn(db))
+    db.exec('ALTER TABLE vec_versions ADD COLUMN cells INTEGER NOT NULL DEFAULT 0');
+}
+
+function hasCellsColumn(db: Database.Database): boolean {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(vec_versions)').all();
+  return columns.some((column) => column.name === 'cells');
 }
 
 /** Every registered version, oldest first. */
@@ -182,9 +230,11 @@ export function registeredVersions(db: Database.Database): VectorVersion[] {
     .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'vec_versions'")
     .get();
   if (!exists) return [];
+  const cells = hasCellsColumn(db) ? 'cells' : '0 AS cells';
   return db
     .prepare<[], VectorVersion>(
-      'SELECT key, model, dimensions, quantization FROM vec_versions ORDER BY created_at, key',
+      `SELECT key, model, dimensions, quantization, ${cells} FROM vec_versions
+       ORDER BY created_at, key`,
     )
     .all();
 }
@@ -198,6 +248,7 @@ export function dropVectorVersion(db: Database.Database, key: string): void {
     db.exec(`DROP TABLE IF EXISTS ${key}_floats`);
     db.prepare('DELETE FROM vec_progress WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_centres WHERE key = ?').run(key);
+    db.prepare('DELETE FROM vec_cells WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_versions WHERE key = ?').run(key);
   };
   if (db.inTransaction) run();

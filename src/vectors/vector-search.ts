@@ -50,7 +50,7 @@ const MIN_CANDIDATES = 100;
 export function searchVectors(
   scope: SearchScope,
   query: Float32Array,
-  options: VectorSearchOptions & { readonly oversample: number },
+  options: VectorSearchOptions & { readonly oversample: number; readonly probes?: number },
 ): VectorHit[] {
   const { table, windows, mem, vmem, through } = scope;
   const limit = Math.min(Math.floor(options.limit), MAX_K);
@@ -60,7 +60,7 @@ export function searchVectors(
   const quantized = table.version.quantization !== 'none';
   const candidates = Math.max(MIN_CANDIDATES, limit * Math.max(1, options.oversample));
   const k = quantized ? Math.min(MAX_K, candidates) : limit;
-  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf);
+  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf, options.probes);
   if (quantized) neighbours = rescored(table, unit, neighbours);
   const seqs = neighbours.map((n) => seqOfKey(n.key));
   const visible = windows.visibleAt(mem, seqs, asOf);

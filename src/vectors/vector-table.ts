@@ -6,7 +6,15 @@
 import type Database from 'better-sqlite3';
 import { binaryStart, KnnBound } from './knn-bound.js';
 import { prepareBinaryCentre } from './binary-centre.js';
-import { centredVersion, vectorBytes, vectorOfBytes, type VectorVersion } from './vector-layout.js';
+import { prepareVectorCells, UNFORMED } from './vector-cells.js';
+import {
+  centredVersion,
+  rowKey,
+  vectorBytes,
+  vectorOfBytes,
+  vmemOfKey,
+  type VectorVersion,
+} from './vector-layout.js';
 
 /** One KNN candidate: its rowid and its distance (L2 for floats, the quantized distance else). */
 export interface Neighbour {
@@ -40,13 +48,17 @@ export interface VectorTable {
   cached(digest: Buffer): Float32Array | undefined;
   /** The float vector of some row of this version whose content has `digest`, if any. */
   stored(digest: Buffer): Float32Array | undefined;
-  /** The `k` nearest rows of memory `vmem` written at or before `writtenUpTo`, gone after `goneAfter`. */
+  /**
+   * The `k` nearest rows of memory `vmem` written at or before `writtenUpTo`, gone after
+   * `goneAfter`: among the rows of the `probes` cells nearest `query` in a version with cells.
+   */
   knn(
     query: Float32Array,
     k: number,
     vmem: number,
     writtenUpTo: number,
     goneAfter: number,
+    probes?: number,
   ): Neighbour[];
   /** Exact L2 distances of the rows at `keys` (the float vectors) to `query`. */
   exact(query: Float32Array, keys: readonly bigint[]): Map<bigint, number>;
@@ -76,12 +88,41 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
       : ownTable
         ? { table: `${t}_floats`, key: 'rowid', column: 'v' }
         : { table: `${t}_vec`, key: 'rowid', column: 'exact' };
-  const knn = `SELECT rowid AS key, distance FROM ${t}_vec
-    WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?`;
+  const celled = version.cells > 0;
+  // A version with cells reads the cells probed (`cell IN (...)`: vec0 runs the KNN once per
+  // cell, each giving its own top k) and its rows carry their cell.
+  const knnIn = (cells: number) =>
+    `SELECT rowid AS key, distance FROM ${t}_vec
+     WHERE emb MATCH ${quantize} AND k = ? AND vmem = ? AND written <= ? AND gone > ?` +
+    (celled ? ` AND cell IN (${Array.from({ length: cells }, () => '?').join(', ')})` : '');
+  const knnStatements = new Map<number, ReturnType<typeof prepareKnn>>();
+  const prepareKnn = (cells: number) => ({
+    knn: db
+      .prepare<(Buffer | number | bigint)[], { key: bigint; distance: number }>(knnIn(cells))
+      .safeIntegers(true),
+    knnWithin: db
+      .prepare<(Buffer | number | bigint)[], { key: bigint; distance: number }>(
+        `${knnIn(cells)} AND distance <= ?`,
+      )
+      .safeIntegers(true),
+  });
+  const insertCelled = celled
+    ? db.prepare<[bigint, bigint, bigint, Buffer, bigint, bigint]>(
+        `INSERT INTO ${t}_vec (rowid, vmem, cell, emb, written, gone)
+         VALUES (?, ?, ?, ${quantize}, ?, ?)`,
+      )
+    : undefined;
+  const insertPlain = celled
+    ? undefined
+    : db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
+        `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ${quantize}, ?, ?)`,
+      );
   return {
-    insertVec: db.prepare<[bigint, bigint, Buffer, bigint, bigint]>(
-      `INSERT INTO ${t}_vec (rowid, vmem, emb, written, gone) VALUES (?, ?, ${quantize}, ?, ?)`,
-    ),
+    /** Inserts a row of the searched table (`cell` is left out of a version without cells). */
+    insertVec(key: bigint, vmem: bigint, cell: number, emb: Buffer, written: bigint, gone: bigint) {
+      if (insertCelled) insertCelled.run(key, vmem, BigInt(cell), emb, written, gone);
+      else insertPlain!.run(key, vmem, emb, written, gone);
+    },
     insertFloats: ownTable
       ? db.prepare<[bigint, Buffer]>(`INSERT INTO ${t}_floats (rowid, v) VALUES (?, ?)`)
       : undefined,
@@ -89,8 +130,8 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
       ? db.prepare<[bigint]>(`DELETE FROM ${t}_floats WHERE rowid = ?`)
       : undefined,
     window: db
-      .prepare<[bigint], { vmem: bigint; written: bigint; gone: bigint }>(
-        `SELECT vmem, written, gone FROM ${t}_vec WHERE rowid = ?`,
+      .prepare<[bigint], { vmem: bigint; cell: bigint; written: bigint; gone: bigint }>(
+        `SELECT vmem, ${celled ? 'cell' : '0 AS cell'}, written, gone FROM ${t}_vec WHERE rowid = ?`,
       )
       .safeIntegers(true),
     floatsOf: db
@@ -105,14 +146,20 @@ function vectorStatements(db: Database.Database, version: VectorVersion) {
            FROM json_each(?) AS j JOIN ${floats.table} AS f ON f.${floats.key} = j.value`,
       )
       .safeIntegers(true),
-    knn: db
-      .prepare<[Buffer, number, bigint, bigint, bigint], { key: bigint; distance: number }>(knn)
-      .safeIntegers(true),
-    knnWithin: db
-      .prepare<[Buffer, number, bigint, bigint, bigint, number], { key: bigint; distance: number }>(
-        `${knn} AND distance <= ?`,
-      )
-      .safeIntegers(true),
+    /** The KNN statements reading `cells` cells (one, when the version has none). */
+    knnOver(cells: number) {
+      let statements = knnStatements.get(cells);
+      if (!statements) knnStatements.set(cells, (statements = prepareKnn(cells)));
+      return statements;
+    },
+    nearestInCell: celled
+      ? db
+          .prepare<[Buffer, bigint, bigint], bigint>(
+            `SELECT rowid FROM ${t}_vec WHERE emb MATCH ${quantize} AND k = 2 AND vmem = ? AND cell = ?`,
+          )
+          .pluck()
+          .safeIntegers(true)
+      : undefined,
   };
 }
 
@@ -139,6 +186,13 @@ function keyStatements(db: Database.Database, { key: t }: VectorVersion) {
   };
 }
 
+/** The `k` nearest of rows from several cells, nearest first (ties by key, as vec0 orders). */
+function topOf<T extends { key: bigint; distance: number }>(rows: T[], k: number): T[] {
+  return rows
+    .sort((a, b) => Number(a.distance) - Number(b.distance) || (a.key < b.key ? -1 : 1))
+    .slice(0, k);
+}
+
 /** The first guess of a quantized KNN's bound, before a search taught one. */
 function initialBound({ quantization, dimensions }: VectorVersion): number {
   // Sign bits differ in about a third of the places for near neighbours; int8 'unit' scales
@@ -162,18 +216,36 @@ export function prepareVectorTable(
   // What the searched column quantizes: the vector, or a binary version's around its centre.
   const searched = (vector: Float32Array) => vectorBytes(centre ? centre.centred(vector) : vector);
   // vec0 takes a bit vector only from vec_quantize_binary() in an INSERT (an UPDATE's value loses
-  // its type), so a row quantized again is written again with its window.
-  const requantize = (key: bigint, centred: Float32Array) => {
-    const { vmem, written, gone } = vec.window.get(key)!;
+  // its type) and cannot update a partition key, so a row quantized again, or moved to another
+  // cell, is written again with its window.
+  const rewrite = (key: bigint, bytes: Buffer, cell?: number) => {
+    const window = vec.window.get(key)!;
     sql.removeVec.run(key);
-    vec.insertVec.run(key, vmem, vectorBytes(centred), written, gone);
+    const { vmem, written, gone } = window;
+    vec.insertVec(key, vmem, cell ?? Number(window.cell), bytes, written, gone);
   };
+  const requantize = (key: bigint, centred: Float32Array) => rewrite(key, vectorBytes(centred));
+  const floatsOf = (key: bigint) => {
+    const bytes = vec.floatsOf.get(key);
+    return bytes === undefined ? undefined : vectorOfBytes(bytes);
+  };
+  const cells =
+    version.cells > 0
+      ? prepareVectorCells(db, version, {
+          keysOf: (vmem) => sql.keysBetween.all(rowKey(vmem, 0), rowKey(vmem + 1, 0) - 1n),
+          floatsOf,
+          move: (key, cell) => rewrite(key, searched(floatsOf(key)!), cell),
+          nearestIn(vmem, cell, vector, except) {
+            const near = vec.nearestInCell!.all(searched(vector), BigInt(vmem), BigInt(cell));
+            return near.find((key) => key !== except);
+          },
+        })
+      : undefined;
   const bound = new KnnBound(initialBound(version));
   const list = (keys: readonly bigint[]) => `[${keys.join(',')}]`;
   const stored = (digest: Buffer) => {
     const key = sql.byDigest.get(digest);
-    const bytes = key === undefined ? undefined : vec.floatsOf.get(key);
-    return bytes === undefined ? undefined : vectorOfBytes(bytes);
+    return key === undefined ? undefined : floatsOf(key);
   };
   const sameModel = ({ version: other }: VectorTable) =>
     other.key !== version.key &&
@@ -184,13 +256,16 @@ export function prepareVectorTable(
   return {
     version,
     insert({ key, vmem, vector, written, gone, digest }) {
-      vec.insertVec.run(key, BigInt(vmem), searched(vector), BigInt(written), gone);
+      const cell = cells?.cellOf(vmem, vector) ?? UNFORMED;
+      vec.insertVec(key, BigInt(vmem), cell, searched(vector), BigInt(written), gone);
       vec.insertFloats?.run(key, vectorBytes(vector));
       sql.insertKey.run(key, digest);
       centre?.afterInsert(requantize);
+      cells?.afterInsert(vmem);
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
+      if (cells && vec.window.get(key)) cells.beforeRemove(vmemOfKey(key), key);
       sql.removeKey.run(key);
       vec.removeFloats?.run(key);
       return sql.removeVec.run(key).changes > 0;
@@ -208,17 +283,20 @@ export function prepareVectorTable(
       return vector;
     },
     stored,
-    knn(query, k, vmem, writtenUpTo, goneAfter) {
+    knn(query, k, vmem, writtenUpTo, goneAfter, probes = 1) {
       if (writtenUpTo < 0 || k < 1) return [];
-      const args: [Buffer, number, bigint, bigint, bigint] = [
-        searched(query),
-        k,
-        BigInt(vmem),
-        BigInt(writtenUpTo),
-        BigInt(goneAfter),
-      ];
-      const run = (within: number | undefined) =>
-        within === undefined ? vec.knn.all(...args) : vec.knnWithin.all(...args, within);
+      const probed = cells?.probe(vmem, query, probes) ?? [];
+      const args = [searched(query), k, BigInt(vmem), BigInt(writtenUpTo), BigInt(goneAfter)];
+      const cellArgs = probed.map((cell) => BigInt(cell));
+      const { knn, knnWithin } = vec.knnOver(Math.max(1, probed.length));
+      // Each cell gives its own top k: the top k of them all is the KNN's.
+      const run = (within: number | undefined) => {
+        const rows =
+          within === undefined
+            ? knn.all(...args, ...cellArgs)
+            : knnWithin.all(...args, ...cellArgs, within);
+        return probed.length > 1 ? topOf(rows, k) : rows;
+      };
       if (!quantized) return neighbours(run(undefined));
       const start = version.quantization === 'binary' ? binaryStart(k) : 'widest';
       for (const within of bound.attempts(k, start)) {

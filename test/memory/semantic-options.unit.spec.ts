@@ -1,6 +1,6 @@
 /**
  * The embeddings options the environment names beside the provider (src/memory/semantic-options.ts):
- * the fallback, the quantization and the oversampling, each refused with the variable's name and
+ * the fallback, the quantization, the oversampling and the cells, each refused with the variable's name and
  * the rule it broke.
  */
 import { isMemoryError, type MemoryError } from '../../src/core/index.js';
@@ -46,6 +46,56 @@ describe('embeddings options from the environment', () => {
     });
     expect(embeddingsOptionsFromEnv(provider)).not.toHaveProperty('oversample');
     expect(embeddingsOptionsFromEnv(provider)).not.toHaveProperty('quantization');
+  });
+
+  it('read the cells and the cells a search probes, and take no cells for 0', () => {
+    expect(
+      embeddingsOptionsFromEnv({
+        ...provider,
+        MEMLEDGER_EMBEDDINGS_CELLS: '256',
+        MEMLEDGER_EMBEDDINGS_PROBES: '32',
+      }),
+    ).toMatchObject({ cells: 256, probes: 32 });
+    const none = embeddingsOptionsFromEnv({ ...provider, MEMLEDGER_EMBEDDINGS_CELLS: '0' });
+    expect(none).not.toHaveProperty('cells');
+    expect(none).not.toHaveProperty('probes');
+  });
+
+  it.each([
+    [
+      { MEMLEDGER_EMBEDDINGS_CELLS: '1' },
+      'MEMLEDGER_EMBEDDINGS_CELLS',
+      'must be an integer from 2 to 4096',
+    ],
+    [
+      { MEMLEDGER_EMBEDDINGS_CELLS: '5000' },
+      'MEMLEDGER_EMBEDDINGS_CELLS',
+      'must be an integer from 2 to 4096',
+    ],
+    [
+      { MEMLEDGER_EMBEDDINGS_CELLS: 'x' },
+      'MEMLEDGER_EMBEDDINGS_CELLS',
+      'must be an integer from 2 to 4096',
+    ],
+    [
+      { MEMLEDGER_EMBEDDINGS_PROBES: '4' },
+      'MEMLEDGER_EMBEDDINGS_PROBES',
+      'needs MEMLEDGER_EMBEDDINGS_CELLS',
+    ],
+    [
+      { MEMLEDGER_EMBEDDINGS_CELLS: '16', MEMLEDGER_EMBEDDINGS_PROBES: '17' },
+      'MEMLEDGER_EMBEDDINGS_PROBES',
+      'must be at most MEMLEDGER_EMBEDDINGS_CELLS (16)',
+    ],
+    [
+      { MEMLEDGER_EMBEDDINGS_CELLS: '16', MEMLEDGER_EMBEDDINGS_PROBES: '0' },
+      'MEMLEDGER_EMBEDDINGS_PROBES',
+      'must be an integer from 1 to 4096',
+    ],
+  ])('refuse cells and probes %j, naming %s and the rule', (set, name, rule) => {
+    const { path, message } = refusal({ ...provider, ...set });
+    expect(path).toBe(name);
+    expect(message).toContain(rule);
   });
 
   it.each([

@@ -356,6 +356,7 @@ describe('a quantized version of layout 1 (floats in a column of the searched ta
       model: 'test-dense',
       dimensions: DIMENSIONS,
       quantization: 'binary',
+      cells: 0,
     });
     expect(old.stored(contentDigest('one'))).toEqual(vectorOf(1));
     expect(old.exact(vectorOf(1), [rowKey(1, 0)]).get(rowKey(1, 0))).toBeCloseTo(0, 5);
