@@ -3,9 +3,10 @@
  * store with its read models and vectors in the same file: lexical (BM25, the same-run
  * baseline), semantic and hybrid (RRF), with float or quantized vectors of the topic stand-in
  * (dense, shaped like a sentence model's: topic-embedder.ts). The query vector comes from a memo
- * filled before the samples, so the embedding call is excluded. The 1 M memory is the 100 k corpus written ten
- * times under new ids: ten items share each text, so it embeds 100 k texts (the digest cache
- * copies the rest) while every KNN still scans 1 M rows.
+ * filled before the samples, so the embedding call is excluded. The 1 M memory is the 100 k
+ * corpus written ten times under new ids: ten items share each text, so it embeds 100 k texts
+ * (the digest cache copies the rest) while every KNN without cells still scans 1 M rows (with
+ * cells, the rows of the cells it probes).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import type { RecallMode } from '../src/core/index.js';
 import { openMemledger } from '../src/memory/index.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
-import type { Quantization } from '../src/vectors/index.js';
+import { defaultProbes, type Quantization } from '../src/vectors/index.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
 import { percentile, report, timeMs } from './support.js';
 import { topicEmbedder } from './topic-embedder.js';
@@ -24,6 +25,7 @@ export async function benchHybridRecall(
   copies = 1,
   samples = 200,
   quantization: Quantization = 'binary',
+  cells = 0,
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-hybrid-'));
   const items = distinct * copies;
@@ -36,6 +38,7 @@ export async function benchHybridRecall(
       embeddings: {
         embedder,
         quantization,
+        cells,
         follow: false,
         embedBeforeRecall: items,
         batchSize: 4096,
@@ -77,6 +80,7 @@ export async function benchHybridRecall(
       'distinct texts': distinct,
       dimensions: 384,
       quantization,
+      cells: cells ? `${cells}, ${defaultProbes(cells)} probed` : 'none',
       samples,
       'append of the items s': appendMs / 1000,
       'words indexed + every item embedded (memo) s': buildMs / 1000,
@@ -92,7 +96,7 @@ export async function benchHybridRecall(
     figures['semantic / lexical p50'] = percentile(ms.get('semantic')!, 50) / lexical;
     figures.target = 'hybrid recall p50 <= 15 ms at 100 k items, <= 60 ms at 1 M';
     const size = items >= 1_000_000 ? `${items / 1_000_000}m` : `${items / 1000}k`;
-    report(`hybrid-recall-${size}-${quantization}`, figures);
+    report(`hybrid-recall-${size}-${quantization}${cells ? `-cells-${cells}` : ''}`, figures);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,8 @@
  * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it),
  * `--glove <file>` with averaged GloVe word vectors (bench/glove-embedder.ts) as the embedder.
  * A model configured by `MEMLEDGER_EMBEDDINGS_*` (docs/semantic-recall.md) takes the place of
- * GloVe in `retrieval-quality` and in the real-text block of `vectors`.
+ * GloVe in `retrieval-quality` and in the real-text block of `vectors`; there `--real-items <n>`
+ * sets how many notes it embeds, and `--vector-cache <file>` keeps their vectors for the next run.
  */
 import { benchAppendWithEmbedder } from './append-embedder.bench.js';
 import { benchAccess } from './access.bench.js';
@@ -41,6 +42,12 @@ const datasetAt = process.argv.indexOf('--dataset');
 const dataset = datasetAt < 0 ? undefined : process.argv[datasetAt + 1];
 const gloveAt = process.argv.indexOf('--glove');
 const glove = gloveAt < 0 ? undefined : process.argv[gloveAt + 1];
+/** `--real-items <n>`: notes of the vectors bench's real-text block (its items by default). */
+const realItemsAt = process.argv.indexOf('--real-items');
+const realItems = realItemsAt < 0 ? undefined : Number(process.argv[realItemsAt + 1]);
+/** `--vector-cache <file>`: where the real-text block keeps a configured model's vectors. */
+const vectorCacheAt = process.argv.indexOf('--vector-cache');
+const vectorCache = vectorCacheAt < 0 ? undefined : process.argv[vectorCacheAt + 1];
 const bench = async (name: string, run: () => Promise<void>) => {
   if (!only || only.has(name)) await run();
 };
@@ -61,11 +68,20 @@ await bench('eventstoredb-append', () => benchEventStoreDbAppend(quick ? 200 : 1
 await bench('disk', () => benchDisk(quick ? 10_000 : 100_000));
 await bench('recall', () => benchRecall(quick ? 10_000 : 100_000, quick ? 100 : 300));
 await bench('search', () => benchSearch(quick ? 10_000 : 100_000, quick ? 100 : 300));
-await bench('vectors', () => benchVectors(quick ? 10_000 : 100_000, quick ? 50 : 200, 384, glove));
+await bench('vectors', () =>
+  benchVectors(quick ? 10_000 : 100_000, quick ? 50 : 200, 384, {
+    glovePath: glove,
+    items: realItems,
+    vectorCache,
+  }),
+);
 await bench('hybrid-recall', async () => {
   for (const quantization of ['binary', 'none'] as const)
     await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200, quantization);
-  if (large) await benchHybridRecall(100_000, 10, 100, 'binary');
+  if (large) {
+    await benchHybridRecall(100_000, 10, 100, 'binary');
+    await benchHybridRecall(100_000, 10, 100, 'binary', 256);
+  }
 });
 await bench('append-embedder', () => benchAppendWithEmbedder(quick ? 500 : 2000, quick ? 3 : 21));
 await bench('retrieval-quality', () => benchRetrievalQuality(dataset, glove));

@@ -10,7 +10,8 @@
  * A third block measures real text with learned vectors: the model `MEMLEDGER_EMBEDDINGS_*`
  * configures (every note embedded once before anything is timed), else GloVe with `--glove`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -24,7 +25,13 @@ import {
 } from '../src/read-models/index.js';
 import type { MemoryStore } from '../src/store/event-log.port.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
-import { VectorIndex, itemText, unitVector, type Quantization } from '../src/vectors/index.js';
+import {
+  VectorIndex,
+  defaultProbes,
+  itemText,
+  unitVector,
+  type Quantization,
+} from '../src/vectors/index.js';
 import { hashingVector } from '../test/support/hashing-embedder.js';
 import { searchCorpus, searchQueries } from './search.bench.js';
 import { memoisedEmbedder, percentile, report, seededRandom, timeMs } from './support.js';
@@ -64,13 +71,16 @@ function tableBytes(db: Database.Database, prefix: string): number {
   );
 }
 
-/** Opens the vector index of `db` with a quantization (and oversampling, when quantized). */
-function openIndex(
-  db: ReadModelDb,
-  embedder: Embedder,
-  quantization: Quantization,
-  oversample?: number,
-) {
+/** How a measured version stores and searches: quantization, oversampling, cells and probes. */
+interface Shape {
+  readonly quantization: Quantization;
+  readonly oversample?: number;
+  readonly cells?: number;
+  readonly probes?: number;
+}
+
+/** Opens the vector index of `db` in a shape. */
+function openIndex(db: ReadModelDb, embedder: Embedder, shape: Shape) {
   return VectorIndex.open(
     {
       db: db.database,
@@ -80,7 +90,7 @@ function openIndex(
       },
       scrub: () => db.wal.request(),
     },
-    { embedder, quantization, oversample, batchSize: 2000 },
+    { embedder, ...shape, batchSize: 2000 },
   );
 }
 
@@ -126,10 +136,10 @@ async function measureVersion(
   db: ReadModelDb,
   mem: number,
   { name, embedder, asked, exact }: Vectors,
-  quantization: Quantization,
-  oversample?: number,
+  shape: Shape,
 ): Promise<Record<string, number | string>> {
-  const index = openIndex(db, embedder, quantization, oversample);
+  const { quantization, oversample, cells, probes } = shape;
+  const index = openIndex(db, embedder, shape);
   const buildMs = await timeMs(() => index.catchUp(mem));
   const ms: number[] = [];
   let recall10 = 0;
@@ -160,7 +170,8 @@ async function measureVersion(
       : quantization === 'int8'
         ? dimensions
         : dimensions / 8;
-  const at = `${name} ${quantization}${oversample ? ` x${oversample}` : ''}:`;
+  const celled = cells ? ` cells ${cells}/${probes ?? defaultProbes(cells)}` : '';
+  const at = `${name} ${quantization}${oversample ? ` x${oversample}` : ''}${celled}:`;
   const samples = asked.length;
   const figures: Record<string, number | string> = {
     [`${at} build (embed from memo + insert) s`]: buildMs / 1000,
@@ -183,12 +194,32 @@ type RealTextSource = { readonly glovePath: string } | { readonly embedder: Embe
 
 /**
  * A memo of `texts`' vectors from the configured model, embedded once before anything is timed
- * (a model behind HTTP answers asynchronously; the timed KNN must not wait for it).
+ * (a model behind HTTP answers asynchronously; the timed KNN must not wait for it). With `cache`,
+ * the vectors are kept in that file and read from it by a later run of the same model and texts:
+ * a CPU-bound model takes an hour for 100 k notes.
  */
-async function embeddedMemo(embedder: Embedder, texts: readonly string[]) {
+async function embeddedMemo(embedder: Embedder, texts: readonly string[], cache?: string) {
   const distinct = [...new Set(texts)];
-  // The provider sends them in batches of its own and checks every answer.
-  const embedded = await embedder.embed(distinct);
+  const { model, dimensions } = embedder;
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ model, dimensions, distinct }))
+    .digest('hex');
+  const kept = cache && existsSync(cache) ? readFileSync(cache) : undefined;
+  let embedded: Float32Array[];
+  if (kept && kept.subarray(0, 64).toString() === digest) {
+    const floats = new Float32Array(
+      kept.buffer.slice(kept.byteOffset + 64, kept.byteOffset + kept.byteLength),
+    );
+    embedded = distinct.map((_, i) => floats.subarray(i * dimensions, (i + 1) * dimensions));
+  } else {
+    // The provider sends them in batches of its own and checks every answer.
+    embedded = (await embedder.embed(distinct)).map((vector) => Float32Array.from(vector));
+    if (cache) {
+      const floats = new Float32Array(distinct.length * dimensions);
+      embedded.forEach((vector, i) => floats.set(vector, i * dimensions));
+      writeFileSync(cache, Buffer.concat([Buffer.from(digest), Buffer.from(floats.buffer)]));
+    }
+  }
   const vectors = new Map(distinct.map((text, i) => [text, unitVector(embedded[i]!)]));
   return memoisedEmbedder(embedder.model, embedder.dimensions, (text) => {
     const vector = vectors.get(text);
@@ -207,6 +238,7 @@ async function realTextVectors(
   source: RealTextSource,
   items: number,
   samples: number,
+  cache?: string,
 ): Promise<{ vectors: Vectors; about: string }> {
   const sentences = installedSentences();
   const texts = textCorpus(sentences, items);
@@ -234,10 +266,11 @@ async function realTextVectors(
     memo = memoisedEmbedder('bench-glove-96', 96, (note) => unitVector(glove.vectorOf(note)));
   } else {
     name = `model ${source.embedder.model}`;
-    memo = await embeddedMemo(source.embedder, [
-      ...corpus.map((item) => itemText(item)),
-      ...queries,
-    ]);
+    memo = await embeddedMemo(
+      source.embedder,
+      [...corpus.map((item) => itemText(item)), ...queries],
+      cache,
+    );
   }
   return {
     vectors: vectorsOf(name, memo, corpus, samples, queries),
@@ -245,24 +278,45 @@ async function realTextVectors(
   };
 }
 
-/** Float, int8 and binary versions, and binary again with twice the candidates. */
+/**
+ * Float, int8 and binary versions, binary again with twice the candidates, and binary and float
+ * in cells (`CELL_SHAPES`).
+ */
 async function measureVersions(
   db: ReadModelDb,
   mem: number,
   vectors: Vectors,
   figures: Record<string, number | string>,
 ): Promise<void> {
-  for (const quantization of ['none', 'int8', 'binary'] as const)
-    Object.assign(figures, await measureVersion(db, mem, vectors, quantization));
-  Object.assign(figures, await measureVersion(db, mem, vectors, 'binary', 8));
+  const shapes: Shape[] = [
+    ...(['none', 'int8', 'binary'] as const).map((quantization) => ({ quantization })),
+    { quantization: 'binary', oversample: 8 },
+    ...CELL_SHAPES,
+  ];
+  for (const shape of shapes) Object.assign(figures, await measureVersion(db, mem, vectors, shape));
+}
+
+/** The shapes with cells measured: 64 cells suit 100 k rows (about the square root over 4). */
+const CELL_SHAPES: Shape[] = [
+  { quantization: 'binary', cells: 64 },
+  { quantization: 'binary', cells: 64, probes: 8 },
+  { quantization: 'none', cells: 64 },
+];
+
+/** The real-text block's notes (the items by default) and where its model's vectors are kept. */
+export interface RealTextOptions {
+  readonly glovePath?: string | undefined;
+  readonly items?: number | undefined;
+  readonly vectorCache?: string | undefined;
 }
 
 export async function benchVectors(
   items = 100_000,
   samples = 200,
   dimensions = 384,
-  glovePath?: string,
+  real: RealTextOptions = {},
 ): Promise<void> {
+  const { glovePath } = real;
   const dir = mkdtempSync(join(tmpdir(), 'memledger-vectors-'));
   try {
     const corpus = searchCorpus(items);
@@ -297,7 +351,13 @@ export async function benchVectors(
         ? { glovePath }
         : undefined;
     if (source) {
-      const text = await realTextVectors(store, source, items, samples);
+      const text = await realTextVectors(
+        store,
+        source,
+        real.items ?? items,
+        samples,
+        real.vectorCache,
+      );
       Object.assign(figures, { 'real-text corpus': text.about });
       await measureVersions(db, db.keyOf('text'), text.vectors, figures);
     }
