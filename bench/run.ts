@@ -4,8 +4,8 @@
  * measured here, never asserted with timers in tests.
  *
  * `npm run bench -- --quick` runs each at a small size (minutes, for a smoke check);
- * `npm run bench -- --large` adds the 10 M-event memory open (long: it builds the file first)
- * and the hybrid recall at 1 M items;
+ * `npm run bench -- --large` adds the 10 M-event memory open (long: it builds the file first),
+ * the hybrid recall at 1 M items and the vector index's recall with cells at 1 M;
  * `npm run bench -- --only retrieval-quality --dataset locomo10.json` measures retrieval quality
  * on LoCoMo (bench/retrieval-quality.bench.ts says where to get it; a synthetic set without it),
  * `--glove <file>` with averaged GloVe word vectors (bench/glove-embedder.ts) as the embedder.
@@ -28,7 +28,7 @@ import { benchSearch } from './search.bench.js';
 import { benchSqliteAppend } from './sqlite-append.bench.js';
 import { benchStateAtSeq } from './state-at-seq.bench.js';
 import { benchTracingOverhead } from './tracing-overhead.bench.js';
-import { benchVectors } from './vectors.bench.js';
+import { benchVectors, benchVectorsAtScale } from './vectors.bench.js';
 import { benchStartUp } from './start-up.bench.js';
 import { benchTreeAppend } from './tree-append.bench.js';
 import { benchVerifiableLog } from './verifiable-log.bench.js';
@@ -75,6 +75,7 @@ await bench('vectors', () =>
     vectorCache,
   }),
 );
+if (large) await bench('vectors', () => benchVectorsAtScale());
 await bench('hybrid-recall', async () => {
   for (const quantization of ['binary', 'none'] as const)
     await benchHybridRecall(quick ? 10_000 : 100_000, 1, quick ? 50 : 200, quantization);

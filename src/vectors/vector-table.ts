@@ -186,7 +186,7 @@ function keyStatements(db: Database.Database, { key: t }: VectorVersion) {
   };
 }
 
-/** The `k` nearest of rows from several cells, nearest first (ties by key, as vec0 orders). */
+/** The `k` nearest of rows from several cells, nearest first (ties by key). */
 function topOf<T extends { key: bigint; distance: number }>(rows: T[], k: number): T[] {
   return rows
     .sort((a, b) => Number(a.distance) - Number(b.distance) || (a.key < b.key ? -1 : 1))

@@ -14,6 +14,7 @@ import { ROWS_PER_CELL, defaultProbes } from '../../src/vectors/vector-cells.js'
 import {
   NEVER,
   ensureVectorTables,
+  registeredVersions,
   rowKey,
   vectorVersion,
   type Quantization,
@@ -231,10 +232,28 @@ describe('a version with cells', () => {
     }
   });
 
-  it('is another version than the same model without cells, and reads a sixteenth of its cells by default', () => {
+  it('registers beside versions of a file written before cells existed, which read as none', () => {
+    db.exec(`CREATE TABLE vec_versions (
+      key TEXT PRIMARY KEY, model TEXT NOT NULL, dimensions INTEGER NOT NULL,
+      quantization TEXT NOT NULL, created_at TEXT NOT NULL) STRICT`);
+    const old = vectorVersion('test-cells', DIMENSIONS, 'binary');
+    db.prepare('INSERT INTO vec_versions VALUES (?, ?, ?, ?, ?)').run(
+      old.key,
+      old.model,
+      DIMENSIONS,
+      'binary',
+      '2026-01-01T00:00:00.000Z',
+    );
+    expect(registeredVersions(db)).toEqual([old]);
+    const celled = tableOf('binary', CELLS);
+    expect(registeredVersions(db)).toEqual([old, celled.version]);
+  });
+
+  it('is another version than the same model without cells, and reads a quarter of its cells by default', () => {
     expect(vectorVersion('m', 8, 'binary', 256).key).not.toBe(vectorVersion('m', 8, 'binary').key);
     expect(vectorVersion('m', 8, 'binary', 0).key).toBe(vectorVersion('m', 8, 'binary').key);
-    expect(defaultProbes(256)).toBe(16);
+    expect(defaultProbes(256)).toBe(64);
     expect(defaultProbes(4)).toBe(1);
+    expect(defaultProbes(2)).toBe(1);
   });
 });
