@@ -57,7 +57,7 @@ export interface EmbeddingsOptions {
    * cell. 0: none, every search reads every vector. @defaultValue 0
    */
   readonly cells?: number;
-  /** Cells a search reads, from 1 to `cells`. @defaultValue a quarter of `cells` */
+  /** Cells a search reads, from 1 to `cells`. @defaultValue a third of `cells` */
   readonly probes?: number;
   /** Content items a recall embeds itself before it answers (then it reports the lag). @defaultValue 256 */
   readonly embedBeforeRecall?: number;

@@ -22,12 +22,12 @@ import { rowKey, SEQ_SPAN, type VectorVersion } from './vector-layout.js';
 export const ROWS_PER_CELL = 16;
 
 /**
- * Cells a KNN reads when the options name no number: a quarter of them (at least one). Sentence
- * vectors cluster weakly: with a real model, a sixteenth of the cells held 0.72 of the exact top
- * 10 and a quarter 0.96 (BENCHMARKS.md).
+ * Cells a KNN reads when the options name no number: a third of them (at least one). Sentence
+ * vectors cluster weakly: with a real model, a sixteenth of the cells kept 0.66 of the exact top
+ * 10, a quarter 0.95, a third more (BENCHMARKS.md).
  */
 export function defaultProbes(cells: number): number {
-  return Math.max(1, Math.ceil(cells / 4));
+  return Math.max(1, Math.ceil(cells / 3));
 }
 
 /** The cell of every row of a memory whose cells are not formed yet. */

@@ -249,11 +249,12 @@ describe('a version with cells', () => {
     expect(registeredVersions(db)).toEqual([old, celled.version]);
   });
 
-  it('is another version than the same model without cells, and reads a quarter of its cells by default', () => {
+  it('is another version than the same model without cells, and reads a third of its cells by default', () => {
     expect(vectorVersion('m', 8, 'binary', 256).key).not.toBe(vectorVersion('m', 8, 'binary').key);
     expect(vectorVersion('m', 8, 'binary', 0).key).toBe(vectorVersion('m', 8, 'binary').key);
-    expect(defaultProbes(256)).toBe(64);
-    expect(defaultProbes(4)).toBe(1);
+    expect(defaultProbes(256)).toBe(86);
+    expect(defaultProbes(64)).toBe(22);
+    expect(defaultProbes(4)).toBe(2);
     expect(defaultProbes(2)).toBe(1);
   });
 });
