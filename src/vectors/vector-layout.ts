@@ -1,9 +1,10 @@
 /**
- * The vector tables in the read-model file. Each (model, dimensions, quantization) is a version
- * with tables of its own, named by a digest of the three, so a model change builds a new version
- * beside the old one and never mixes vectors of two models. A version holds:
+ * The vector tables in the read-model file. Each (model, dimensions, quantization, cells) is a
+ * version with tables of its own, named by a digest of them, so a model change builds a new
+ * version beside the old one and never mixes vectors of two models. A version holds:
  * - `<key>_vec`, a sqlite-vec `vec0` table: one row per item, rowid `vmem * 2^40 + seq`,
- *   partitioned by memory (a KNN reads only its memory's chunks), with the item's visibility
+ *   partitioned by memory (a KNN reads only its memory's chunks) and, in a version with cells,
+ *   by cell (vector-cells.ts: a KNN reads the cells nearest its query), with the item's visibility
  *   window as metadata filtered inside the KNN: `written` (its seq) and `gone` (the seq of the
  *   Deletion that removed it, or {@link NEVER}). Quantized versions search a `bit` or `int8` copy
  *   there and keep the float vectors for re-scoring in `<key>_floats`, a vec0 table of small
