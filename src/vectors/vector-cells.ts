@@ -16,7 +16,7 @@
  * found before the row leaves, so no erased vector survives in the cells, not even averaged.
  */
 import type Database from 'better-sqlite3';
-import { rowKey, SEQ_SPAN, type VectorVersion } from './vector-layout.js';
+import { memoryKeyRange, SEQ_SPAN, type VectorVersion } from './vector-layout.js';
 
 /** Rows per cell, on average, when a memory's cells are formed. */
 export const ROWS_PER_CELL = 16;
@@ -39,8 +39,8 @@ export interface CellRows {
   keysOf(vmem: number): bigint[];
   /** The float vector of the row at `key`. */
   floatsOf(key: bigint): Float32Array | undefined;
-  /** Moves the row at `key` to `cell` (its vectors and window unchanged). */
-  move(key: bigint, cell: number): void;
+  /** Moves the row at `key`, whose float vector is `vector`, to `cell` (vectors and window kept). */
+  move(key: bigint, cell: number, vector: Float32Array): void;
   /**
    * The row of `vmem`'s `cell` nearest to `vector` other than `except`, whatever its window;
    * undefined if none.
@@ -56,7 +56,10 @@ export interface VectorCells {
   probe(vmem: number, query: Float32Array, probes: number): number[];
   /** After a row of `vmem` was inserted: forms the memory's cells once it holds enough rows. */
   afterInsert(vmem: number): void;
-  /** Before the row at `key` of `vmem` leaves: a cell it names passes to its nearest other row. */
+  /**
+   * Before the row at `key` of `vmem` leaves (whether or not it exists): a cell it names passes to
+   * its nearest other row.
+   */
   beforeRemove(vmem: number, key: bigint): void;
 }
 
@@ -139,7 +142,10 @@ export function prepareVectorCells(
     db.transaction(() => {
       medoidKeys.forEach((medoid, i) => sql.insert.run(t, vmem, i + 1, medoid));
       const medoids = medoidsOf(vmem)!;
-      for (const key of keys) rows.move(key, nearestCell(medoids, rows.floatsOf(key)!, dimensions));
+      for (const key of keys) {
+        const vector = rows.floatsOf(key)!;
+        rows.move(key, nearestCell(medoids, vector, dimensions), vector);
+      }
     })();
   };
 
@@ -157,7 +163,7 @@ export function prepareVectorCells(
       const threshold = count * ROWS_PER_CELL;
       // Counted here and read again only at the threshold: other connections' rows only move
       // the moment the cells are formed.
-      const range = [rowKey(vmem, 0), rowKey(vmem + 1, 0) - 1n] as const;
+      const range = memoryKeyRange(vmem);
       const seen = counted.has(vmem) ? counted.get(vmem)! + 1 : sql.rows.get(...range)!;
       counted.set(vmem, seen);
       if (seen < threshold) return;

@@ -107,6 +107,11 @@ export function rowKey(vmem: number, seq: number): bigint {
   return BigInt(vmem) * SEQ_SPAN + BigInt(seq);
 }
 
+/** The first and last rowid memory `vmem`'s rows may have. */
+export function memoryKeyRange(vmem: number): [bigint, bigint] {
+  return [rowKey(vmem, 0), rowKey(vmem + 1, 0) - 1n];
+}
+
 /** The memory (`vmem`) of a rowid. */
 export function vmemOfKey(key: bigint): number {
   return Number(key / SEQ_SPAN);

@@ -9,7 +9,7 @@ import { prepareBinaryCentre } from './binary-centre.js';
 import { prepareVectorCells, UNFORMED } from './vector-cells.js';
 import {
   centredVersion,
-  rowKey,
+  memoryKeyRange,
   vectorBytes,
   vectorOfBytes,
   vmemOfKey,
@@ -232,9 +232,9 @@ export function prepareVectorTable(
   const cells =
     version.cells > 0
       ? prepareVectorCells(db, version, {
-          keysOf: (vmem) => sql.keysBetween.all(rowKey(vmem, 0), rowKey(vmem + 1, 0) - 1n),
+          keysOf: (vmem) => sql.keysBetween.all(...memoryKeyRange(vmem)),
           floatsOf,
-          move: (key, cell) => rewrite(key, searched(floatsOf(key)!), cell),
+          move: (key, cell, vector) => rewrite(key, searched(vector), cell),
           nearestIn(vmem, cell, vector, except) {
             const near = vec.nearestInCell!.all(searched(vector), BigInt(vmem), BigInt(cell));
             return near.find((key) => key !== except);
@@ -265,7 +265,7 @@ export function prepareVectorTable(
     },
     setGone: (key, gone) => void sql.setGone.run(gone, key),
     remove(key) {
-      if (cells && vec.window.get(key)) cells.beforeRemove(vmemOfKey(key), key);
+      cells?.beforeRemove(vmemOfKey(key), key);
       sql.removeKey.run(key);
       vec.removeFloats?.run(key);
       return sql.removeVec.run(key).changes > 0;
