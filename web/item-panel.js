@@ -16,6 +16,7 @@ import {
   requesterOf,
   principalText,
   timeOf,
+  vectorSearchText,
 } from './view.js';
 
 const panel = document.getElementById('item-panel');
@@ -202,14 +203,16 @@ function recallUses(recalls) {
   ];
 }
 
-/** How a Recall chose its items, as recorded: method, model and dimensions, fusion. */
+/** How a Recall chose its items, as recorded: method, model and dimensions, vector search, fusion. */
 function retrievalDetail(retrieval) {
   if (!retrieval) return 'lexical (BM25)';
   const parts = [retrieval.method];
   if (retrieval.model) parts.push(`${retrieval.model}, ${retrieval.dimensions} dimensions`);
+  if (retrieval.vectors) parts.push(vectorSearchText(retrieval.vectors));
   if (retrieval.fusion) {
     const { k, weights } = retrieval.fusion;
     parts.push(`RRF k ${k}, weights ${weights.lexical} / ${weights.semantic}`);
   }
   return parts.join(' · ');
 }
+

@@ -4,7 +4,7 @@
 import { formValues, submitForm } from './form-submit.js';
 import { itemLink } from './item-panel.js';
 import { session } from './memory-session.js';
-import { clear, describe, h, plural } from './view.js';
+import { clear, describe, h, plural, vectorSearchText } from './view.js';
 
 const recallForm = document.getElementById('recall-form');
 const recallResults = document.getElementById('recall-results');
@@ -99,12 +99,14 @@ function resultRow(item, score) {
   );
 }
 
-/** How a Recall retrieved, for people: "hybrid, all-minilm, 384 dimensions". */
+/** How a Recall retrieved, for people: "meaning: all-minilm, 384 dimensions, exact vectors". */
 function retrievalText(retrieval) {
   if (!retrieval) return 'lexical';
   const words = { lexical: 'words (BM25)', semantic: 'meaning', hybrid: 'words and meaning' };
   const how = words[retrieval.method] ?? retrieval.method;
-  return retrieval.model ? `${how}: ${retrieval.model}, ${retrieval.dimensions} dimensions` : how;
+  if (!retrieval.model) return how;
+  const vectors = retrieval.vectors ? `, ${vectorSearchText(retrieval.vectors)}` : '';
+  return `${how}: ${retrieval.model}, ${retrieval.dimensions} dimensions${vectors}`;
 }
 
 /** Why a recall ran on words alone, or how far the vectors lag, when either matters. */

@@ -133,3 +133,15 @@ export function status(el, text, error = false) {
   el.textContent = text;
   el.classList.toggle('error', error);
 }
+
+/**
+ * Whether the vectors' ranking was exact, and if not what made it approximate (the same words
+ * as the CLI's, src/core/retrieval-text.ts).
+ */
+export function vectorSearchText({ quantization, oversample, cells, probes }) {
+  if (quantization === 'none' && cells === 0) return 'exact vectors';
+  const parts = [quantization === 'none' ? 'float vectors' : `${quantization} vectors`];
+  if (oversample !== null) parts.push(`${oversample}x candidates re-scored`);
+  if (cells > 0) parts.push(`${probes} of ${cells} cells read`);
+  return parts.join(', ');
+}

@@ -67,24 +67,44 @@ export const Fusion = z.strictObject({
 /** How retrieval methods are combined. */
 export type Fusion = z.infer<typeof Fusion>;
 
+/** An integer from `min` to `max`. */
+const integer = (min: number, max: number) =>
+  z
+    .number()
+    .int({ message: 'must be an integer' })
+    .min(min, { message: `must be ${min} or more` })
+    .max(max, { message: `must be at most ${max}` });
+
+/**
+ * How the vectors of a semantic or hybrid recall were searched. The ranking is the exact top k of
+ * the model's float vectors when `quantization` is `none` and `cells` is 0; otherwise it is
+ * approximate: a quantized copy searched for `oversample` candidates per hit, re-scored with the
+ * floats, and with cells only the `probes` cells nearest the query read.
+ */
+export const VectorSearchRecord = z.strictObject({
+  quantization: z.enum(['none', 'int8', 'binary'], { message: 'must be none, int8 or binary' }),
+  oversample: integer(1, 1024).nullable(),
+  cells: integer(0, 4096),
+  probes: integer(1, 4096).nullable(),
+});
+/** How the vectors of a semantic or hybrid recall were searched. */
+export type VectorSearchRecord = z.infer<typeof VectorSearchRecord>;
+
 /**
  * How a Recall's ids were chosen, so an audit can reproduce the ranking: `lexical` (BM25 over the
- * search read model), `semantic` (vectors of `model` with `dimensions`), `hybrid` (both, fused),
- * or `external` (the caller's own retrieval, recorded with `RecordRecall`).
+ * search read model), `semantic` (vectors of `model` with `dimensions`, searched as `vectors`
+ * says), `hybrid` (both, fused), or `external` (the caller's own retrieval, recorded with
+ * `RecordRecall`). `vectors` is null when no vectors were searched, and on Recalls written before
+ * it was recorded (recall version 2).
  */
 export const Retrieval = z.strictObject({
   method: z.enum(['lexical', 'semantic', 'hybrid', 'external'], {
     message: 'must be lexical, semantic, hybrid or external',
   }),
   model: label(LIMITS.label).nullable().default(null),
-  dimensions: z
-    .number()
-    .int({ message: 'must be an integer' })
-    .min(1, { message: 'must be 1 or more' })
-    .max(65_536, { message: 'must be at most 65536' })
-    .nullable()
-    .default(null),
+  dimensions: integer(1, 65_536).nullable().default(null),
   fusion: Fusion.nullable().default(null),
+  vectors: VectorSearchRecord.nullable().default(null),
 });
 /** How a Recall's ids were chosen. */
 export type Retrieval = z.infer<typeof Retrieval>;
@@ -95,6 +115,7 @@ export const EXTERNAL_RETRIEVAL: Retrieval = {
   model: null,
   dimensions: null,
   fusion: null,
+  vectors: null,
 };
 
 /** The retrieval every Recall written before retrieval was recorded reads as: BM25. */
@@ -103,6 +124,7 @@ export const LEXICAL_RETRIEVAL: Retrieval = {
   model: null,
   dimensions: null,
   fusion: null,
+  vectors: null,
 };
 
 /** A read: which ids entered a model's context, for which query, retrieved how. */

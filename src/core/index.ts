@@ -5,6 +5,7 @@
 export * from './errors.js';
 export * from './event-fields.js';
 export * from './events.js';
+export * from './retrieval-text.js';
 export * from './versions.js';
 export * from './factories.js';
 export * from './limits.js';

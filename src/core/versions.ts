@@ -16,6 +16,9 @@
  * - message 3, document 3, recall 2, deletion 2, erasure 2 (0.3.0): `recordedBy`, the principal
  *   the server authenticated (older events read as `null`: nobody was authenticated); and on a
  *   recall, `retrieval` (older recalls read as lexical: BM25 was the only retrieval then).
+ * - recall 3 (0.3.0): `retrieval.vectors`, how the vectors were searched (quantization,
+ *   oversampling, cells, probes), so an audit tells an exact ranking from an approximate one.
+ *   Recall 2 did not record it: it reads as `null`, not known.
  */
 import { MemoryError } from './errors.js';
 import type { EventKind } from './events.js';
@@ -24,7 +27,7 @@ import type { EventKind } from './events.js';
 export const EVENT_VERSIONS = {
   message: 3,
   document: 3,
-  recall: 2,
+  recall: 3,
   deletion: 2,
   erasure: 2,
 } as const satisfies Record<EventKind, number>;
@@ -54,11 +57,18 @@ const lexicalRecall: Upcaster = (fields) => ({
   retrieval: { method: 'lexical', model: null, dimensions: null, fusion: null },
 });
 
+/** Recall 2 recorded no vector search settings: not known, whatever the method. */
+const vectorsNotRecorded: Upcaster = (fields) => {
+  const retrieval = fields.retrieval;
+  if (typeof retrieval !== 'object' || retrieval === null) return fields;
+  return { ...fields, retrieval: { ...retrieval, vectors: null } };
+};
+
 /** memledger's upcasters. */
 export const UPCASTERS: UpcasterTable = {
   message: { 1: plainTextStaysValid, 2: nobodyRecorded },
   document: { 1: plainTextStaysValid, 2: nobodyRecorded },
-  recall: { 1: lexicalRecall },
+  recall: { 1: lexicalRecall, 2: vectorsNotRecorded },
   deletion: { 1: nobodyRecorded },
   erasure: { 1: nobodyRecorded },
 };

@@ -5,7 +5,7 @@
  * memory, `recall` it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { isContent, type RecordedBy } from '../core/index.js';
+import { isContent, retrievalText, type RecordedBy } from '../core/index.js';
 import { relativeScores } from '../read-models/index.js';
 import type { MemoryOf } from './memory-write.tools.js';
 import {
@@ -132,7 +132,7 @@ export function registerReadTools(server: McpServer, memoryOf: MemoryOf): void {
           `Recalled ${recalls.length} time${recalls.length === 1 ? '' : 's'}${recalls.length ? ':' : '.'}`,
           ...recalls.map(
             (use) =>
-              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}, recorded by ${quoted(byLine(use.recordedBy))}, retrieved ${use.retrieval.method}${use.retrieval.model ? ` (${use.retrieval.model})` : ''}`,
+              `  recall ${use.recallId}, seq ${use.seq}, ${use.timestamp}, query ${quoted(use.query)}, actor ${quoted(use.actor ?? 'none')}, recorded by ${quoted(byLine(use.recordedBy))}, retrieved ${retrievalText(use.retrieval)}`,
           ),
           deletedBy === null ? 'Not deleted.' : `Deleted: ${deletionLine(deletedBy)}.`,
           ...(erasedBy === null

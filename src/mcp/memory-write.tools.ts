@@ -6,7 +6,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Right } from '../access/index.js';
-import type { RecordedBy, Retrieval } from '../core/index.js';
+import { retrievalText, type RecordedBy } from '../core/index.js';
 import type { MemoryHandle, VectorStatus } from '../memory/index.js';
 import { deletionLine, quoted, quotedItems } from './quoted-content.render.js';
 import {
@@ -131,7 +131,7 @@ export function registerWriteTools(
         });
         const head =
           `Recall ${recall.id} recorded at seq ${recall.seq} in memory ${quoted(memory.memoryId)} ` +
-          `for query ${quoted(recall.query)} (${retrievedHow(recall.retrieval)}): ` +
+          `for query ${quoted(recall.query)} (${retrievalText(recall.retrieval)}): ` +
           `${items.length} item${items.length === 1 ? '' : 's'}.${lagNote(vectors)}`;
         return toolResult(
           { memoryId: memory.memoryId, recall, items, ...(vectors ? { vectors } : {}) },
@@ -186,13 +186,6 @@ export function registerWriteTools(
         );
       }),
   );
-}
-
-/** How a recall retrieved, in a few words: `hybrid (model, 384 dimensions)`. */
-function retrievedHow(retrieval: Retrieval): string {
-  return retrieval.model === null
-    ? retrieval.method
-    : `${retrieval.method}, ${retrieval.model}, ${retrieval.dimensions} dimensions`;
 }
 
 /** Why lexical ran, or how far the vectors lag, when either matters. */

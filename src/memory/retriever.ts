@@ -7,6 +7,7 @@ import {
   type RecallMode,
   type Retrieval,
   type SearchHit,
+  type VectorSearchRecord,
 } from '../core/index.js';
 
 /** The memory's vector search, bound to the request's seq, with the query already embedded. */
@@ -16,6 +17,8 @@ export interface VectorSearch {
   /** The model whose vectors it searches, and their length (recorded on the Recall). */
   readonly model: string;
   readonly dimensions: number;
+  /** How the vectors are searched: exact, or quantized and in cells (recorded on the Recall). */
+  readonly vectors: VectorSearchRecord;
 }
 
 /** What a retriever is asked: the best `limit` items for `query` among content visible at `asOfSeq`. */
@@ -73,11 +76,11 @@ export function rankedHits(request: RetrievalRequest): { hits: SearchHit[]; retr
   const mode = vectorSearch ? (request.mode ?? 'lexical') : 'lexical';
   if (mode === 'lexical')
     return { hits: keywordSearch(query, limit), retrieval: LEXICAL_RETRIEVAL };
-  const { model, dimensions } = vectorSearch!;
+  const { model, dimensions, vectors } = vectorSearch!;
   if (mode === 'semantic')
     return {
       hits: vectorSearch!.search(limit),
-      retrieval: { method: 'semantic', model, dimensions, fusion: null },
+      retrieval: { method: 'semantic', model, dimensions, fusion: null, vectors },
     };
   const fusion = request.fusion ?? DEFAULT_FUSION;
   const n = hybridCandidates(limit);
@@ -93,7 +96,7 @@ export function rankedHits(request: RetrievalRequest): { hits: SearchHit[]; retr
   );
   return {
     hits: fused.slice(0, limit).map(({ id, score }) => ({ ...byId.get(id)!, score })),
-    retrieval: { method: 'hybrid', model, dimensions, fusion },
+    retrieval: { method: 'hybrid', model, dimensions, fusion, vectors },
   };
 }
 

@@ -132,7 +132,8 @@ export function vectorSearchOf(
     vector === undefined
       ? []
       : semantic.index.search(models.mem, serving.table, vector, { asOfSeq, limit });
-  return { search, model, dimensions };
+  const vectors = semantic.index.searchRecord(models.mem, serving.table);
+  return { search, model, dimensions, vectors };
 }
 
 /** How the vectors stood for a prepared request computed at `asOfSeq` (undefined: lexical asked). */

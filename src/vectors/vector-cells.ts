@@ -54,6 +54,8 @@ export interface VectorCells {
   cellOf(vmem: number, vector: Float32Array): number;
   /** The cells a KNN of memory `vmem` reads: the `probes` of nearest medoids, or cell 0 before. */
   probe(vmem: number, query: Float32Array, probes: number): number[];
+  /** How many cells memory `vmem`'s rows are split into: 0 before they form. */
+  formed(vmem: number): number;
   /** After a row of `vmem` was inserted: forms the memory's cells once it holds enough rows. */
   afterInsert(vmem: number): void;
   /**
@@ -158,6 +160,7 @@ export function prepareVectorCells(
       const medoids = medoidsOf(vmem);
       return medoids ? nearestCells(medoids, query, dimensions, probes) : [UNFORMED];
     },
+    formed: (vmem) => medoidsOf(vmem)?.cells.length ?? 0,
     afterInsert(vmem) {
       if (known.has(vmem)) return;
       const threshold = count * ROWS_PER_CELL;

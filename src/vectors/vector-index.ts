@@ -12,7 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as SqliteVec from 'sqlite-vec';
-import { MemoryError } from '../core/index.js';
+import { MemoryError, type VectorSearchRecord } from '../core/index.js';
 import type { Embedder } from '../embeddings/index.js';
 import { DEFAULT_MAX_CHARS } from './item-text.js';
 import { prepareItemWindows, type ItemWindows } from './item-windows.js';
@@ -34,8 +34,12 @@ import {
   type ProgressTable,
   type VersionProgress,
 } from './vector-progress.js';
-import { defaultProbes } from './vector-cells.js';
-import { searchVectors, type VectorHit, type VectorSearchOptions } from './vector-search.js';
+import {
+  searchRecordOf,
+  searchVectors,
+  type VectorHit,
+  type VectorSearchOptions,
+} from './vector-search.js';
 import { resetVectors, syncWindows, windowsAgree, windowsCheckpoint } from './vector-sync.js';
 import { prepareVectorTable, type VectorTable } from './vector-table.js';
 import type { Serving, VectorIndexOptions, VectorLag, VectorSource } from './vector-index.types.js';
@@ -245,11 +249,13 @@ export class VectorIndex {
     const vmem = this.memories.vmemOf(mem, false);
     if (vmem === undefined) return [];
     const through = this.progressTable.get(table.version.key, vmem).seq;
-    return searchVectors({ table, windows: this.windows, mem, vmem, through }, query, {
-      ...options,
-      oversample: this.options.oversample ?? 4,
-      probes: this.options.probes ?? defaultProbes(table.version.cells),
-    });
+    const scope = { table, windows: this.windows, mem, vmem, through };
+    return searchVectors(scope, query, { ...options, config: this.options });
+  }
+
+  /** How a search of memory `mem` in `table` runs now, as its Recall records it. */
+  searchRecord(mem: number, table: VectorTable): VectorSearchRecord {
+    return searchRecordOf(table, this.memories.vmemOf(mem, false), this.options);
   }
 
   /** Every version's progress over the memories (for logs and `/metrics`). */

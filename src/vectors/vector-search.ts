@@ -5,8 +5,10 @@
  * past the version's checkpoint are left out (their windows may not be current yet), and every
  * hit is checked against the item index once more before it is returned.
  */
+import type { VectorSearchRecord } from '../core/index.js';
 import type { ItemWindows } from './item-windows.js';
 import { cosineOfDistance, unitVector } from './item-text.js';
+import { defaultProbes } from './vector-cells.js';
 import { seqOfKey } from './vector-layout.js';
 import type { Neighbour, VectorTable } from './vector-table.js';
 
@@ -46,22 +48,52 @@ const MAX_K = 4096;
  */
 const MIN_CANDIDATES = 100;
 
+/** Quantized KNN candidates per wanted hit, re-scored with the floats, unless configured. */
+export const DEFAULT_OVERSAMPLE = 4;
+
+/** The oversampling and probes the index is configured with (defaults when absent). */
+export interface SearchConfig {
+  readonly oversample?: number | undefined;
+  readonly probes?: number | undefined;
+}
+
+/**
+ * How a search of memory `vmem` in `table` runs now: the quantization and its oversampling, and
+ * the cells the memory's rows are split into with the number read (0 cells: every row is read,
+ * as before a memory's cells form). A Recall records it, and the search runs by it.
+ */
+export function searchRecordOf(
+  table: VectorTable,
+  vmem: number | undefined,
+  config: SearchConfig,
+): VectorSearchRecord {
+  const { quantization } = table.version;
+  const cells = vmem === undefined ? 0 : table.cellsIn(vmem);
+  const probes = config.probes ?? defaultProbes(table.version.cells);
+  return {
+    quantization,
+    oversample: quantization === 'none' ? null : (config.oversample ?? DEFAULT_OVERSAMPLE),
+    cells,
+    probes: cells === 0 ? null : Math.min(cells, probes),
+  };
+}
+
 /** The nearest visible items, best first. */
 export function searchVectors(
   scope: SearchScope,
   query: Float32Array,
-  options: VectorSearchOptions & { readonly oversample: number; readonly probes?: number },
+  options: VectorSearchOptions & { readonly config: SearchConfig },
 ): VectorHit[] {
   const { table, windows, mem, vmem, through } = scope;
   const limit = Math.min(Math.floor(options.limit), MAX_K);
   const asOf = Math.floor(options.asOfSeq);
   if (!(limit > 0) || asOf < 0 || through < 0) return [];
   const unit = unitVector(query);
-  const quantized = table.version.quantization !== 'none';
-  const candidates = Math.max(MIN_CANDIDATES, limit * Math.max(1, options.oversample));
-  const k = quantized ? Math.min(MAX_K, candidates) : limit;
-  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf, options.probes);
-  if (quantized) neighbours = rescored(table, unit, neighbours);
+  const { oversample, probes } = searchRecordOf(table, vmem, options.config);
+  const candidates = Math.max(MIN_CANDIDATES, limit * (oversample ?? 1));
+  const k = oversample === null ? limit : Math.min(MAX_K, candidates);
+  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf, probes ?? undefined);
+  if (oversample !== null) neighbours = rescored(table, unit, neighbours);
   const seqs = neighbours.map((n) => seqOfKey(n.key));
   const visible = windows.visibleAt(mem, seqs, asOf);
   const hits: VectorHit[] = [];

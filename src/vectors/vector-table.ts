@@ -61,6 +61,8 @@ export interface VectorTable {
     goneAfter: number,
     probes?: number,
   ): Neighbour[];
+  /** How many cells memory `vmem`'s rows are split into: 0 without cells, or before they form. */
+  cellsIn(vmem: number): number;
   /** Exact L2 distances of the rows at `keys` (the float vectors) to `query`. */
   exact(query: Float32Array, keys: readonly bigint[]): Map<bigint, number>;
   /** The keys of the rows from `from` to `to` (one memory's range, or part of it). */
@@ -187,6 +189,7 @@ export function prepareVectorTable(
       }
       return [];
     },
+    cellsIn: (vmem) => cells?.formed(vmem) ?? 0,
     exact(query, keys) {
       const out = new Map<bigint, number>();
       if (keys.length === 0) return out;

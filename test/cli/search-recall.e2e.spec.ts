@@ -73,7 +73,9 @@ describe('memledger search and recall', () => {
     });
     expect(items.map((i) => i.id)).toEqual([idOf(1)]);
     const audit = await cli(['audit', idOf(1)]);
-    expect(audit.stdout).toContain('retrieved hybrid (loopback-embed)');
+    expect(audit.stdout).toContain(
+      'retrieved hybrid (loopback-embed, 64 dimensions, exact vectors, RRF k 60)',
+    );
   });
 
   it('refuses semantic mode without an embedder and an unknown mode as usage errors', async () => {

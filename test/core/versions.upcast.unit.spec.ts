@@ -49,7 +49,21 @@ describe('event schema versions', () => {
     expect(upcast('recall', 1, fields, at)).toEqual({
       ...fields,
       recordedBy: null,
-      retrieval: { method: 'lexical', model: null, dimensions: null, fusion: null },
+      retrieval: { method: 'lexical', model: null, dimensions: null, fusion: null, vectors: null },
+    });
+  });
+
+  it('read a recall written before the vector search was recorded (version 2) with vectors null: not known, whatever the method', () => {
+    const retrieval = {
+      method: 'hybrid',
+      model: 'all-minilm',
+      dimensions: 384,
+      fusion: { method: 'rrf', k: 60, weights: { lexical: 1, semantic: 1 } },
+    };
+    const fields = { query: 'q', recalled: ['x'], recordedBy: null, retrieval };
+    expect(upcast('recall', 2, fields, at)).toEqual({
+      ...fields,
+      retrieval: { ...retrieval, vectors: null },
     });
   });
 

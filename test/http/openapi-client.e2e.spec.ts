@@ -226,7 +226,7 @@ describe('a client generated from the OpenAPI document', () => {
     });
     expect(parsedLines).toEqual([
       { version: 3, kind: 'message' },
-      { version: 2, kind: 'recall' },
+      { version: 3, kind: 'recall' },
       { version: 2, kind: 'deletion' },
     ]);
   }, 180_000);

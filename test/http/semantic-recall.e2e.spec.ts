@@ -34,7 +34,7 @@ describe('semantic recall over HTTP', () => {
     await embeddings.close();
   });
 
-  it('recalls hybrid by default and records the model, dimensions and fusion', async () => {
+  it('recalls hybrid by default and records the model, dimensions, vector search and fusion', async () => {
     const pony = (await post(`${M}/messages`, { speaker: 'user', content: 'the ponies graze' }))
       .body as { id: string };
     await post(`${M}/messages`, { speaker: 'user', content: 'the deploy key rotates' });
@@ -45,6 +45,7 @@ describe('semantic recall over HTTP', () => {
       model: 'loopback-embed',
       dimensions: DIMENSIONS,
       fusion: { method: 'rrf', k: 60, weights: { lexical: 1, semantic: 1 } },
+      vectors: { quantization: 'none', oversample: null, cells: 0, probes: null },
     });
     expect(body.items.map((i) => i.id)).toEqual([pony.id]);
     expect(body.vectors).toMatchObject({ requested: 'hybrid', state: 'current', behind: 0 });

@@ -126,7 +126,13 @@ describe.each(storeKinds())('memledger facade on $name', (kind) => {
         timestamp: recall.timestamp,
         actor: 'planner',
         sessionId: 's-9',
-        retrieval: { method: 'lexical', model: null, dimensions: null, fusion: null },
+        retrieval: {
+          method: 'lexical',
+          model: null,
+          dimensions: null,
+          fusion: null,
+          vectors: null,
+        },
       },
     ]);
     expect(history.deletedBy).toMatchObject({ reason: 'outdated', requestedBy: 'alice' });

@@ -11,6 +11,8 @@ import { hashingEmbedder, HASHING_MODEL } from '../support/hashing-embedder.js';
 import { storeKinds } from './stores.js';
 
 const DIMENSIONS = 32;
+/** The vector search of float vectors without cells: the exact top k. */
+const EXACT = { quantization: 'none', oversample: null, cells: 0, probes: null };
 const opened: Memledger[] = [];
 afterEach(async () => {
   for (const ledger of opened.splice(0)) await ledger.close();
@@ -54,6 +56,7 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
       model: HASHING_MODEL,
       dimensions: DIMENSIONS,
       fusion: { method: 'rrf', k: 30, weights: { lexical: 1, semantic: 2 } },
+      vectors: EXACT,
     });
     expect(hybrid.vectors).toMatchObject({ requested: 'hybrid', state: 'current', behind: 0 });
     const semantic = await memory.recall({ query: 'pony', mode: 'semantic' });
@@ -62,6 +65,7 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
       model: HASHING_MODEL,
       dimensions: DIMENSIONS,
       fusion: null,
+      vectors: EXACT,
     });
     const lexical = await memory.recall({ query: 'ponies', mode: 'lexical' });
     expect(lexical.recall.retrieval).toEqual({
@@ -69,10 +73,42 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
       model: null,
       dimensions: null,
       fusion: null,
+      vectors: null,
     });
     expect(lexical.vectors).toBeUndefined();
     // As stored: the log holds what the answer showed.
     expect((await memory.getEvent(semantic.recall.id)).event).toEqual(semantic.recall);
+  });
+
+  it('records an approximate vector search as such: the quantization, its oversampling, and the cells read once they form', async () => {
+    const memory = await open({
+      quantization: 'binary',
+      oversample: 3,
+      cells: 2,
+      probes: 1,
+    }).memory();
+    const say = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await memory.recordMessage({ speaker: 'user', content: `pony note ${i} in the paddock` });
+    };
+    await say(5);
+    // Below 16 rows a cell, the memory's rows are one: every row is read.
+    const before = await memory.recall({ query: 'pony', mode: 'semantic' });
+    expect(before.recall.retrieval.vectors).toEqual({
+      quantization: 'binary',
+      oversample: 3,
+      cells: 0,
+      probes: null,
+    });
+    await say(40);
+    const after = await memory.recall({ query: 'pony', mode: 'hybrid' });
+    expect(after.recall.retrieval.vectors).toEqual({
+      quantization: 'binary',
+      oversample: 3,
+      cells: 2,
+      probes: 1,
+    });
+    expect((await memory.getEvent(after.recall.id)).event).toEqual(after.recall);
   });
 
   it('finds by spelling what BM25 misses (the typo "ponnies" for "ponies", which stemming does not mend), and a writer finds its own writes', async () => {

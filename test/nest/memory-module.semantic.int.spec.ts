@@ -50,6 +50,7 @@ describe.each(nestStoreKinds())('MemoryModule semantic recall on $name', (kind) 
       model: HASHING_MODEL,
       dimensions: 32,
       fusion: null,
+      vectors: { quantization: 'none', oversample: null, cells: 0, probes: null },
     });
     expect(semantic.items.map((i) => i.id)).toEqual([pony.id]);
     const hybrid = await commands.execute(new RecallCommand(undefined, { query: 'ponnies' }));

@@ -5,7 +5,7 @@
  */
 import type { MemoryState } from '../../src/core/index.js';
 
-const LEXICAL = { method: 'lexical', model: null, dimensions: null, fusion: null };
+const LEXICAL = { method: 'lexical', model: null, dimensions: null, fusion: null, vectors: null };
 
 /** An event (or any JSON value holding events) with the fields added since it was written. */
 export function eventAsReadToday<T>(value: T): T {

@@ -306,7 +306,7 @@ describe('a search’s candidates', () => {
       searchVectors({ table: counting, windows, mem: 1, vmem: 1, through: 599 }, vectorOf(9), {
         asOfSeq: 599,
         limit,
-        oversample,
+        config: { oversample },
       });
     return { ks, search };
   };

@@ -63,13 +63,15 @@ describeBrowser(
       await page.click('#recall-form button[type=submit]');
       await page.locator('#recall-results li', { hasText: 'ponies graze' }).waitFor();
       await expect(page.locator('#recall-form + .form-status').textContent()).resolves.toContain(
-        '(meaning: loopback-embed, 64 dimensions)',
+        '(meaning: loopback-embed, 64 dimensions, exact vectors)',
       );
 
       // The Recall in the item panel: its retrieval as recorded.
       await page.locator('#timeline li[data-kind=recall] button').first().click();
       await page
-        .locator('#item-body dd', { hasText: 'semantic · loopback-embed, 64 dimensions' })
+        .locator('#item-body dd', {
+          hasText: 'semantic · loopback-embed, 64 dimensions · exact vectors',
+        })
         .waitFor();
       // The item's history: how the recall that used it retrieved.
       await page.locator('#recall-results li button').first().click();

@@ -5,7 +5,7 @@
  * `recordedBy` (the principal the server authenticated). With `--server`, through a server.
  */
 import type { Command } from 'commander';
-import { isErased, type RecordedBy, type Sequenced } from '../../core/index.js';
+import { isErased, retrievalText, type RecordedBy, type Sequenced } from '../../core/index.js';
 import type { AuditedRecall, ItemHistory, RecallAuditPage } from '../../memory/index.js';
 import { globalOptionsOf, withMemory } from '../open.js';
 import { ERASED_TEXT, preview, printLines, requesterOf, writeLine } from '../output.js';
@@ -107,10 +107,7 @@ export function* historyLines(history: ItemHistory): Generator<string> {
   yield `  written: seq ${event.seq}, ${event.timestamp}, ${describe(event)}`;
   yield `  recalled: ${recalls.length} time${recalls.length === 1 ? '' : 's'}`;
   for (const use of recalls) {
-    const how = use.retrieval.model
-      ? `${use.retrieval.method} (${use.retrieval.model})`
-      : use.retrieval.method;
-    yield `    seq ${use.seq}, ${use.timestamp}, query ${JSON.stringify(preview(use.query))}, actor ${use.actor ?? 'none'}, recorded by ${byText(use.recordedBy)} (recall ${use.recallId}), retrieved ${how}`;
+    yield `    seq ${use.seq}, ${use.timestamp}, query ${JSON.stringify(preview(use.query))}, actor ${use.actor ?? 'none'}, recorded by ${byText(use.recordedBy)} (recall ${use.recallId}), retrieved ${retrievalText(use.retrieval)}`;
   }
   if (deletedBy === null) {
     yield `  deleted: no`;

@@ -6,7 +6,13 @@
  * `read` (search) or `recall` (recall).
  */
 import { Option, type Command } from 'commander';
-import { isErased, RecallMode, type ContentEvent, type Sequenced } from '../../core/index.js';
+import {
+  isErased,
+  RecallMode,
+  retrievalText,
+  type ContentEvent,
+  type Sequenced,
+} from '../../core/index.js';
 import type { RecallResult, SearchResult } from '../../memory/index.js';
 import { globalOptionsOf, withMemory } from '../open.js';
 import { operator } from '../operator.js';
@@ -95,9 +101,8 @@ export function registerSearchCommands(program: Command): void {
 
 /** A recall's result as lines for people: the Recall, how it retrieved, the items. */
 function recallLines({ recall, items, vectors }: RecallResult): string[] {
-  const how = recall.retrieval;
   return [
-    `recall ${recall.id} at seq ${recall.seq}: ${items.length} item(s), ${how.method}${how.model ? ` (${how.model}, ${how.dimensions} dimensions)` : ''}`,
+    `recall ${recall.id} at seq ${recall.seq}: ${items.length} item(s), ${retrievalText(recall.retrieval)}`,
     ...(vectors && vectors.state !== 'current'
       ? [
           `  vectors ${vectors.state}: ${vectors.reason ?? `${vectors.behind} item(s) not embedded yet`}`,
