@@ -45,6 +45,22 @@ export function truncateWal(db: Database.Database): ScrubAttempt {
   }
 }
 
+/**
+ * Copies what it can of the write-ahead log into the main file without waiting for anyone
+ * (PASSIVE: a reader's snapshot only leaves the rest for later). Background writers call it after
+ * their writes, so that the next foreground commit does not checkpoint their pages: SQLite
+ * checkpoints on the commit that takes the WAL past 1,000 pages, whoever wrote them.
+ */
+export function passiveCheckpoint(db: Database.Database): void {
+  if (!db.open || db.inTransaction) return;
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw error;
+  }
+}
+
 /** True when the file at `path` has a write-ahead log with frames in it. */
 export function walHoldsFrames(path: string): boolean {
   if (path === ':memory:' || path === '') return false;

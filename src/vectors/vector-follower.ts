@@ -107,13 +107,14 @@ export class VectorFollower {
       return;
     }
     this.firstAt = 0;
+    let wrote = 0;
     while (!this.stopped && this.due.size > 0) {
       const mem = this.due.values().next().value!;
       // Taken off before the catch-up: content appended meanwhile, which it may not reach,
       // schedules the memory again.
       this.due.delete(mem);
       try {
-        await this.index.catchUp(mem, { signal: this.abort.signal });
+        wrote += (await this.index.catchUp(mem, { signal: this.abort.signal })).items;
         this.failures = 0;
       } catch (error) {
         this.due.add(mem);
@@ -130,6 +131,7 @@ export class VectorFollower {
       }
     }
     this.hurry = false;
+    if (wrote > 0) this.index.checkpointWrites();
     if (this.retire && !this.stopped) this.retireOldVersions();
   }
 

@@ -12,15 +12,15 @@
  */
 import { createRequire } from 'node:module';
 import type * as SqliteVec from 'sqlite-vec';
-import { MemoryError, type VectorSearchRecord } from '../core/index.js';
+import type { VectorSearchRecord } from '../core/index.js';
+import { passiveCheckpoint } from '../db/wal-scrub.js';
 import type { Embedder } from '../embeddings/index.js';
 import { DEFAULT_MAX_CHARS } from './item-text.js';
 import { prepareItemWindows, type ItemWindows } from './item-windows.js';
 import { embedNextBatch, type BatchOutcome } from './vector-catch-up.js';
 import type { VectorContext } from './vector-context.js';
 import {
-  QUANTIZATIONS,
-  DEFAULT_QUANTIZATION,
+  checkedQuantization,
   dropVectorVersion,
   ensureVectorTables,
   registeredVersions,
@@ -82,21 +82,14 @@ export class VectorIndex {
 
   /** Loads sqlite-vec into the file's connection and opens (or creates) the model's version. */
   static open(source: VectorSource, options: VectorIndexOptions): VectorIndex {
-    const { quantization } = options;
-    if (quantization !== undefined && !QUANTIZATIONS.includes(quantization)) {
-      throw new MemoryError(
-        'VALIDATION_FAILED',
-        `Invalid quantization ${JSON.stringify(quantization)}: must be none, int8 or binary.`,
-        { issues: [{ path: 'quantization', message: 'must be none, int8 or binary' }] },
-      );
-    }
+    const quantization = checkedQuantization(options.quantization);
     const { db } = source;
     loadSqliteVec(db);
     const mmap = options.mmapBytes ?? MAX_MMAP;
     if (mmap > (db.pragma('mmap_size', { simple: true }) as number))
       db.pragma(`mmap_size = ${Math.floor(mmap)}`);
     const versionOf = ({ model, dimensions }: Embedder) =>
-      vectorVersion(model, dimensions, quantization ?? DEFAULT_QUANTIZATION, options.cells ?? 0);
+      vectorVersion(model, dimensions, quantization, options.cells ?? 0);
     const current = versionOf(options.embedder);
     ensureVectorTables(db, current);
     const previous = options.previous ? versionOf(options.previous) : undefined;
@@ -256,6 +249,14 @@ export class VectorIndex {
   /** How a search of memory `mem` in `table` runs now, as its Recall records it. */
   searchRecord(mem: number, table: VectorTable): VectorSearchRecord {
     return searchRecordOf(table, this.memories.vmemOf(mem, false), this.options);
+  }
+
+  /**
+   * Checkpoints the file's write-ahead log without waiting: the follower calls it after it wrote
+   * vectors, so that appends do not pay for copying the vectors' pages (wal-scrub.ts).
+   */
+  checkpointWrites(): void {
+    passiveCheckpoint(this.context.db);
   }
 
   /** Every version's progress over the memories (for logs and `/metrics`). */

@@ -37,6 +37,17 @@ export const QUANTIZATIONS: readonly Quantization[] = ['none', 'int8', 'binary']
  */
 export const DEFAULT_QUANTIZATION: Quantization = 'none';
 
+/** `quantization` if it is one (the default when undefined); `VALIDATION_FAILED` otherwise. */
+export function checkedQuantization(quantization: unknown): Quantization {
+  if (quantization === undefined) return DEFAULT_QUANTIZATION;
+  if (QUANTIZATIONS.includes(quantization as Quantization)) return quantization as Quantization;
+  throw new MemoryError(
+    'VALIDATION_FAILED',
+    `Invalid quantization ${JSON.stringify(quantization)}: must be none, int8 or binary.`,
+    { issues: [{ path: 'quantization', message: 'must be none, int8 or binary' }] },
+  );
+}
+
 /**
  * The layout of a version's tables; another layout is a new version (built beside, its vectors
  * copied from the same model's version of the old layout). 2: quantized floats in `<key>_floats`.
