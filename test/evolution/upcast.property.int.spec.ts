@@ -58,6 +58,34 @@ describe('upcasting old events (random logs)', () => {
     );
   });
 
+  it('decodes a version-2 recall (retrieval without vectors) to the recall the current version encodes with vectors null', () => {
+    const hybrid = {
+      method: 'hybrid',
+      model: 'all-minilm',
+      dimensions: 384,
+      fusion: { method: 'rrf', k: 60, weights: { lexical: 1, semantic: 2 } },
+      vectors: null,
+    } as const;
+    fc.assert(
+      fc.property(logs, (log) => {
+        const recalls = log
+          .filter((event) => event.kind === 'recall')
+          .map((event) => ({ ...event, retrieval: hybrid }));
+        const old = recalls.map((event) => {
+          const { data } = encodeEvent(event);
+          const { vectors: _vectors, ...retrieval } = data.retrieval as Record<string, unknown>;
+          return decodeEvent('Recall', { ...data, retrieval }, event.seq, 'a recall 2 log', 2);
+        });
+        const current = recalls.map((event) => {
+          const { type, version, data } = encodeEvent(event);
+          return decodeEvent(type, data, event.seq, 'a current export', version);
+        });
+        expect(plain(old)).toEqual(plain(current));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('replays a 0.1.0 SQLite file (layout 1, version-1 events) to the state of the same log written now', async () => {
     let run = 0;
     await fc.assert(
