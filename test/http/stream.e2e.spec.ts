@@ -97,7 +97,7 @@ describe('event stream (SSE) and export (JSON Lines)', () => {
     );
     expect(exported.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
     // Each line names the schema version of its kind (core/versions.ts), for later releases.
-    expect(exported.map((e) => e.version)).toEqual([3, 3, 2, 2]);
+    expect(exported.map((e) => e.version)).toEqual([3, 3, 3, 2]);
     // Import through the API: each line, without kind and seq, to the route of its kind, and
     // without what the server records itself (who appended it, how a recall retrieved).
     const route = {

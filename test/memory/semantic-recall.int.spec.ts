@@ -94,20 +94,11 @@ describe.each(storeKinds())('semantic recall on $name', (kind) => {
     await say(5);
     // Below 16 rows a cell, the memory's rows are one: every row is read.
     const before = await memory.recall({ query: 'pony', mode: 'semantic' });
-    expect(before.recall.retrieval.vectors).toEqual({
-      quantization: 'binary',
-      oversample: 3,
-      cells: 0,
-      probes: null,
-    });
+    const binary = { quantization: 'binary', oversample: 3 };
+    expect(before.recall.retrieval.vectors).toEqual({ ...binary, cells: 0, probes: null });
     await say(40);
     const after = await memory.recall({ query: 'pony', mode: 'hybrid' });
-    expect(after.recall.retrieval.vectors).toEqual({
-      quantization: 'binary',
-      oversample: 3,
-      cells: 2,
-      probes: 1,
-    });
+    expect(after.recall.retrieval.vectors).toEqual({ ...binary, cells: 2, probes: 1 });
     expect((await memory.getEvent(after.recall.id)).event).toEqual(after.recall);
   });
 
