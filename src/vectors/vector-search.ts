@@ -49,7 +49,7 @@ const MAX_K = 4096;
 const MIN_CANDIDATES = 100;
 
 /** Quantized KNN candidates per wanted hit, re-scored with the floats, unless configured. */
-export const DEFAULT_OVERSAMPLE = 4;
+const DEFAULT_OVERSAMPLE = 4;
 
 /** The oversampling and probes the index is configured with (defaults when absent). */
 export interface SearchConfig {
@@ -60,21 +60,25 @@ export interface SearchConfig {
 /**
  * How a search of memory `vmem` in `table` runs now: the quantization and its oversampling, and
  * the cells the memory's rows are split into with the number read (0 cells: every row is read,
- * as before a memory's cells form). A Recall records it, and the search runs by it.
+ * as before a memory's cells form). A Recall records it; the search runs with the same settings.
  */
 export function searchRecordOf(
   table: VectorTable,
   vmem: number | undefined,
   config: SearchConfig,
 ): VectorSearchRecord {
-  const { quantization } = table.version;
+  const { oversample, probes } = settingsOf(table, config);
   const cells = vmem === undefined ? 0 : table.cellsIn(vmem);
-  const probes = config.probes ?? defaultProbes(table.version.cells);
+  const probed = cells === 0 ? null : Math.min(cells, probes);
+  return { quantization: table.version.quantization, oversample, cells, probes: probed };
+}
+
+/** The candidates per hit (null: floats, no re-scoring) and cells read a search of `table` runs with. */
+function settingsOf(table: VectorTable, config: SearchConfig) {
+  const { quantization, cells } = table.version;
   return {
-    quantization,
     oversample: quantization === 'none' ? null : (config.oversample ?? DEFAULT_OVERSAMPLE),
-    cells,
-    probes: cells === 0 ? null : Math.min(cells, probes),
+    probes: config.probes ?? defaultProbes(cells),
   };
 }
 
@@ -89,10 +93,10 @@ export function searchVectors(
   const asOf = Math.floor(options.asOfSeq);
   if (!(limit > 0) || asOf < 0 || through < 0) return [];
   const unit = unitVector(query);
-  const { oversample, probes } = searchRecordOf(table, vmem, options.config);
+  const { oversample, probes } = settingsOf(table, options.config);
   const candidates = Math.max(MIN_CANDIDATES, limit * (oversample ?? 1));
   const k = oversample === null ? limit : Math.min(MAX_K, candidates);
-  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf, probes ?? undefined);
+  let neighbours = table.knn(unit, k, vmem, Math.min(asOf, through), asOf, probes);
   if (oversample !== null) neighbours = rescored(table, unit, neighbours);
   const seqs = neighbours.map((n) => seqOfKey(n.key));
   const visible = windows.visibleAt(mem, seqs, asOf);
