@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { betterSqlite3 } from '../db/better-sqlite3.js';
+import { openConnection } from '../db/better-sqlite3.js';
 import { MemoryError, RecordedBy } from '../core/index.js';
 import { newKeyId, newKeySecret, secretDigest } from './access-key.js';
 import { GrantIndex } from './grant-index.js';
@@ -145,7 +145,7 @@ export function openSqliteGrantStore(options: SqliteGrantStoreOptions): GrantSto
 /** Opens the file on a connection of its own and creates the tables when missing. */
 function openDatabase(path: string): Database.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new (betterSqlite3())(path);
+  const db = openConnection(path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');

@@ -10,7 +10,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { MemoryError, type MemoryErrorCode } from '../core/index.js';
-import { betterSqlite3 } from './better-sqlite3.js';
+import { openConnection } from './better-sqlite3.js';
 import { walHoldsFrames, WalScrubber } from './wal-scrub.js';
 
 /** Options of {@link openSqliteFile}. */
@@ -62,7 +62,7 @@ export function openSqliteFile(options: SqliteFileOptions): SqliteFile {
   let db: Database.Database | undefined;
   try {
     if (!inMemory) createFile(options);
-    db = new (betterSqlite3())(path, {
+    db = openConnection(path, {
       fileMustExist: !inMemory && options.mustExist !== undefined,
     });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { betterSqlite3 } from '../../db/better-sqlite3.js';
+import { openConnection } from '../../db/better-sqlite3.js';
 import { MemoryError } from '../../core/index.js';
 import { leafHashOfEvent, recordedTree } from '../../projections/tree/index.js';
 import type { EventLog, MemoryStore } from '../../store/event-log.port.js';
@@ -122,5 +122,5 @@ async function* storeLeaves(log: EventLog): AsyncGenerator<AuditedLeaf> {
 /** The projection file beside an EventStoreDB store, read only, when it exists. */
 function openIfExists(path: string): Database.Database | undefined {
   if (path === ':memory:' || !existsSync(path)) return undefined;
-  return new (betterSqlite3())(path, { readonly: true, fileMustExist: true });
+  return openConnection(path, { readonly: true, fileMustExist: true });
 }

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { betterSqlite3 } from '../../db/better-sqlite3.js';
+import { openConnection } from '../../db/better-sqlite3.js';
 import { MemoryError } from '../../core/index.js';
 
 /** The latest checkpoint cosigned for an origin. */
@@ -60,7 +60,7 @@ export class WitnessState {
   static open(path: string): WitnessState {
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      const db = new (betterSqlite3())(path);
+      const db = openConnection(path);
       db.pragma('journal_mode = WAL');
       // A cosignature is answered only after its checkpoint is on disk, power loss included.
       db.pragma('synchronous = FULL');
