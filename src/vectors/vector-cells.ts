@@ -16,7 +16,8 @@
  * found before the row leaves, so no erased vector survives in the cells, not even averaged.
  */
 import type Database from 'better-sqlite3';
-import { memoryKeyRange, SEQ_SPAN, type VectorVersion } from './vector-layout.js';
+import { writing } from './vector-context.js';
+import { SEQ_SPAN, type VectorVersion } from './vector-layout.js';
 
 /** Rows per cell, on average, when a memory's cells are formed. */
 export const ROWS_PER_CELL = 16;
@@ -37,6 +38,8 @@ export const UNFORMED = 0;
 export interface CellRows {
   /** The keys of memory `vmem`'s rows, in the order written. */
   keysOf(vmem: number): bigint[];
+  /** How many rows memory `vmem` has. */
+  countOf(vmem: number): number;
   /** The float vector of the row at `key`. */
   floatsOf(key: bigint): Float32Array | undefined;
   /** Moves the row at `key`, whose float vector is `vector`, to `cell` (vectors and window kept). */
@@ -110,9 +113,6 @@ export function prepareVectorCells(
     drop: db.prepare<[string, number, number]>(
       'DELETE FROM vec_cells WHERE key = ? AND vmem = ? AND cell = ?',
     ),
-    rows: db
-      .prepare<[bigint, bigint], number>(`SELECT count(*) FROM ${t}_keys WHERE key BETWEEN ? AND ?`)
-      .pluck(),
   };
   const known = new Map<number, Medoids>();
   const counted = new Map<number, number>();
@@ -141,14 +141,14 @@ export function prepareVectorCells(
       { length: count },
       (_, i) => keys[Math.floor((i * keys.length) / count)]!,
     );
-    db.transaction(() => {
+    writing(db, () => {
       medoidKeys.forEach((medoid, i) => sql.insert.run(t, vmem, i + 1, medoid));
       const medoids = medoidsOf(vmem)!;
       for (const key of keys) {
         const vector = rows.floatsOf(key)!;
         rows.move(key, nearestCell(medoids, vector, dimensions), vector);
       }
-    })();
+    });
   };
 
   return {
@@ -166,12 +166,11 @@ export function prepareVectorCells(
       const threshold = count * ROWS_PER_CELL;
       // Counted here and read again only at the threshold: other connections' rows only move
       // the moment the cells are formed.
-      const range = memoryKeyRange(vmem);
-      const seen = counted.has(vmem) ? counted.get(vmem)! + 1 : sql.rows.get(...range)!;
+      const seen = counted.has(vmem) ? counted.get(vmem)! + 1 : rows.countOf(vmem);
       counted.set(vmem, seen);
       if (seen < threshold) return;
       counted.delete(vmem);
-      if (medoidsOf(vmem) || sql.rows.get(...range)! < threshold) return;
+      if (medoidsOf(vmem) || rows.countOf(vmem) < threshold) return;
       form(vmem);
     },
     beforeRemove(vmem, key) {

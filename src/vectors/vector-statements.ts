@@ -48,6 +48,7 @@ export interface KeyStatements {
   readonly digests: Statement<[string], { key: bigint; digest: Buffer }>;
   readonly byDigest: Statement<[Buffer], bigint>;
   readonly keysBetween: Statement<[bigint, bigint], bigint>;
+  readonly countBetween: Statement<[bigint, bigint], number>;
 }
 
 /** The statements of `version` that read and write its vectors. */
@@ -159,5 +160,8 @@ export function keyStatements(db: Database.Database, { key: t }: VectorVersion):
       .prepare<[bigint, bigint], bigint>(`SELECT key FROM ${t}_keys WHERE key BETWEEN ? AND ?`)
       .pluck()
       .safeIntegers(true),
+    countBetween: db
+      .prepare<[bigint, bigint], number>(`SELECT count(*) FROM ${t}_keys WHERE key BETWEEN ? AND ?`)
+      .pluck(),
   };
 }

@@ -116,6 +116,7 @@ export function prepareVectorTable(
     version.cells > 0
       ? prepareVectorCells(db, version, {
           keysOf: (vmem) => sql.keysBetween.all(...memoryKeyRange(vmem)),
+          countOf: (vmem) => sql.countBetween.get(...memoryKeyRange(vmem))!,
           floatsOf,
           move: (key, cell, vector) => rewrite(key, searched(vector), cell),
           nearestIn(vmem, cell, vector, except) {
