@@ -21,7 +21,7 @@ function betterSqlite3(): typeof BetterSqlite3 {
 /**
  * Opens a database. The native addon is named by the path npm builds it at, when it is there:
  * left to itself, better-sqlite3 finds it with the `bindings` package, which tries paths in turn
- * (a fresh process's first store open: median 16.9 -> 16.4 ms, BENCHMARKS.md issue 29).
+ * at a process's first open (what that costs: BENCHMARKS.md, issue 29's open rows).
  */
 export function openConnection(
   path: string,

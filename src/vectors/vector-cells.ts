@@ -24,8 +24,7 @@ export const ROWS_PER_CELL = 16;
 
 /**
  * Cells a KNN reads when the options name no number: a third of them (at least one). Sentence
- * vectors cluster weakly: with a real model, a sixteenth of the cells kept 0.66 of the exact top
- * 10, a quarter 0.95, a third more (BENCHMARKS.md).
+ * vectors cluster weakly, so fewer cells lose too much of the exact top 10 (BENCHMARKS.md, "Cells").
  */
 export function defaultProbes(cells: number): number {
   return Math.max(1, Math.ceil(cells / 3));

@@ -179,9 +179,8 @@ const CHUNK_SIZE = 512;
 /**
  * The chunk of a version with cells: each cell of a memory holds a chunk of its own, whose empty
  * end is space the version pays per cell, so the chunks are smaller; a float row is 32 times a
- * bit row, so float chunks are smaller still. Measured at 64 cells (BENCHMARKS.md, "Cells"):
- * float chunks of 64 instead of 256 took 512-dimension vectors at 50,000 items from 1.26x their
- * raw bytes to 1.09x, for searches ~20 % slower; bit chunks of 64 saved nothing worth their cost.
+ * bit row, so float chunks are smaller still (the space and time of each: BENCHMARKS.md, "Float
+ * cells' chunks").
  */
 const CELL_CHUNK_SIZE = { float: 64, quantized: 256 };
 /**
