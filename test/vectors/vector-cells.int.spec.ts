@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { contentDigest, unitVector } from '../../src/vectors/index.js';
+import { contentDigest } from '../../src/vectors/index.js';
 import { ROWS_PER_CELL, defaultProbes } from '../../src/vectors/vector-cells.js';
 import {
   NEVER,
@@ -19,6 +19,7 @@ import {
   vectorVersion,
   type Quantization,
 } from '../../src/vectors/vector-layout.js';
+import { seededVector } from '../support/seeded-vectors.js';
 import { prepareVectorTable, type VectorTable } from '../../src/vectors/vector-table.js';
 
 const DIMENSIONS = 32;
@@ -37,11 +38,7 @@ afterEach(() => {
 
 /** A seeded unit vector near one of eight centres. */
 function vectorOf(seed: number): Float32Array {
-  let state = seed * 7919 + 17;
-  const next = () => ((state = (state * 48271) % 2147483647) / 2147483647) * 2 - 1;
-  const centre = seed % 8;
-  const base = (d: number) => Math.sin((centre + 1) * (d + 1) * 0.7);
-  return unitVector(Float32Array.from({ length: DIMENSIONS }, (_, d) => base(d) + 0.6 * next()));
+  return seededVector({ dimensions: DIMENSIONS, spread: 0.6 }, seed, seed % 8);
 }
 
 /** Rows of memory 1 at seqs 0..count-1, every ninth gone three seqs later. */

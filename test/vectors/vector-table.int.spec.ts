@@ -22,6 +22,7 @@ import {
   vectorVersion,
   type Quantization,
 } from '../../src/vectors/vector-layout.js';
+import { seededVector } from '../support/seeded-vectors.js';
 import { prepareVectorTable, type VectorTable } from '../../src/vectors/vector-table.js';
 
 const DIMENSIONS = 64;
@@ -39,10 +40,7 @@ afterEach(() => {
 
 /** A seeded unit vector near one of a few centres (dense, like a model's). */
 function vectorOf(seed: number, centre = seed % 5): Float32Array {
-  let state = seed * 7919 + 17;
-  const next = () => ((state = (state * 48271) % 2147483647) / 2147483647) * 2 - 1;
-  const base = (d: number) => Math.sin((centre + 1) * (d + 1) * 0.7);
-  return unitVector(Float32Array.from({ length: DIMENSIONS }, (_, d) => base(d) + 0.8 * next()));
+  return seededVector({ dimensions: DIMENSIONS, spread: 0.8 }, seed, centre);
 }
 
 /**
