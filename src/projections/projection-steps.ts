@@ -107,19 +107,21 @@ export async function checkAgainstLog(
   head: number,
 ): Promise<void> {
   let known = head;
+  // Projections usually stand at the same seq (the head): its event is read once for all.
+  const read = new Map<number, ProjectedEvent | undefined>();
   for (const { handler } of projections) {
     const checkpoint = handler.checkpoint(log.memoryId);
     if (checkpoint < 0) continue;
     // Another process on the file may have appended (and applied) since `head` was read.
     if (checkpoint > known) known = (await log.lastSeq()) ?? -1;
-    let atCheckpoint: ProjectedEvent | undefined;
-    if (checkpoint <= known)
+    if (!read.has(checkpoint) && checkpoint <= known)
       for await (const projected of log.readProjected({
         fromSeq: checkpoint,
         toSeq: checkpoint,
         trusted: true,
       }))
-        atCheckpoint = projected;
+        read.set(checkpoint, projected);
+    const atCheckpoint = read.get(checkpoint);
     const agrees =
       atCheckpoint !== undefined && (handler.agrees?.(log.memoryId, atCheckpoint) ?? true);
     if (!agrees) db.transaction(() => handler.reset(log.memoryId)).immediate();
