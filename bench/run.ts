@@ -100,6 +100,7 @@ await bench('start-up', async () => benchStartUp(quick ? 5 : 15));
 await bench('tree-append', async () => {
   await benchTreeAppend(quick ? 200 : 1000, 1, 'FULL', quick ? 3 : 7);
   await benchTreeAppend(quick ? 20 : 100, 100, 'NORMAL', quick ? 3 : 7);
+  await benchTreeAppend(quick ? 20 : 100, 100, 'NORMAL', quick ? 3 : 7, 'anywhere');
 });
 await bench('verifiable-log', () =>
   benchVerifiableLog(quick ? 100_000 : 1_000_000, quick ? 200 : 1000),
