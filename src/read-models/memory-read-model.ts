@@ -4,6 +4,7 @@
  * moves their checkpoint (`advance`). Nothing runs while nobody asks: no timer and no
  * subscription per memory, except one live subscription while someone follows `applied$`.
  */
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Observable, Subject } from 'rxjs';
 import { isMemoryError, type Sequenced } from '../core/index.js';
 import type { Progress, ProjectionRuntime } from '../projections/index.js';
@@ -146,7 +147,9 @@ export class MemoryReadModel {
             this.applied?.error(error);
             return;
           }
-          await new Promise((resolve) => setTimeout(resolve, 500));
+          // Aborted with the follow: a stopped follower's pending pause would hold the process.
+          await pause(500, undefined, { signal }).catch(() => undefined);
+          if (signal.aborted) return;
         }
       }
     })();
