@@ -112,20 +112,24 @@ export async function checkAgainstLog(
   for (const { handler } of projections) {
     const checkpoint = handler.checkpoint(log.memoryId);
     if (checkpoint < 0) continue;
-    // Another process on the file may have appended (and applied) since `head` was read.
-    if (checkpoint > known) known = (await log.lastSeq()) ?? -1;
-    if (!read.has(checkpoint) && checkpoint <= known)
-      for await (const projected of log.readProjected({
-        fromSeq: checkpoint,
-        toSeq: checkpoint,
-        trusted: true,
-      }))
-        read.set(checkpoint, projected);
+    if (!read.has(checkpoint)) {
+      // Another process on the file may have appended (and applied) since `head` was read.
+      if (checkpoint > known) known = (await log.lastSeq()) ?? -1;
+      read.set(checkpoint, checkpoint <= known ? await eventAt(log, checkpoint) : undefined);
+    }
     const atCheckpoint = read.get(checkpoint);
     const agrees =
       atCheckpoint !== undefined && (handler.agrees?.(log.memoryId, atCheckpoint) ?? true);
     if (!agrees) db.transaction(() => handler.reset(log.memoryId)).immediate();
   }
+}
+
+/** The event at `seq` of `log` as projections receive it (undefined: the log holds none). */
+async function eventAt(log: EventLog, seq: number): Promise<ProjectedEvent | undefined> {
+  let found: ProjectedEvent | undefined;
+  for await (const projected of log.readProjected({ fromSeq: seq, toSeq: seq, trusted: true }))
+    found = projected;
+  return found;
 }
 
 /**
