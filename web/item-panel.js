@@ -215,4 +215,3 @@ function retrievalDetail(retrieval) {
   }
   return parts.join(' · ');
 }
-

@@ -15,8 +15,9 @@ export function retrievalText(retrieval: Retrieval): string {
 }
 
 /**
- * E.g. `exact vectors`, or `binary vectors, 4x candidates re-scored, 86 of 256 cells read`: whether
- * the ranking is the exact top k of the float vectors, and if not, what made it approximate.
+ * `exact vectors`, or e.g. `binary vectors, <oversample>x candidates re-scored, <probes> of <cells>
+ * cells read`: whether the ranking is the exact top k of the float vectors, and if not, what made
+ * it approximate.
  */
 export function vectorSearchText(vectors: VectorSearchRecord): string {
   const { quantization, oversample, cells, probes } = vectors;
