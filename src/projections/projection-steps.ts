@@ -46,16 +46,21 @@ export function applyEach(
 
 /**
  * Applies to `handler` the events of `events` that follow its checkpoint, when they do without a
- * gap, and returns those; a projection further behind is left to its catch-up.
+ * gap, and returns those; a projection further behind is left to its catch-up. Without a
+ * `checkpoint` read by the caller, a handler that finds its own place (`applyNext`) is left to.
  */
 export function applyFollowing(
   handler: ProjectionHandler,
   memoryId: string,
   events: readonly ProjectedEvent[],
-  checkpoint = handler.checkpoint(memoryId),
+  checkpoint?: number,
 ): readonly ProjectedEvent[] {
   const first = events[0];
   if (first === undefined) return [];
+  if (checkpoint === undefined) {
+    if (handler.applyNext) return handler.applyNext(memoryId, events);
+    checkpoint = handler.checkpoint(memoryId);
+  }
   const skip = checkpoint + 1 - first.event.seq;
   if (skip < 0 || skip >= events.length) return [];
   const applied = skip === 0 ? events : events.slice(skip);

@@ -8,13 +8,12 @@
  * memory's key from the serving one, so a key a caller holds stays right across a switch.
  */
 import type Database from 'better-sqlite3';
-import type { Sequenced } from '../core/index.js';
 import type { SeqsOf } from './item-seqs.js';
 import type { ReadModelNames } from './read-model.names.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
 import { ensureReadModelSchema } from './read-model.schema.js';
 import { prepareWholeState, type WholeState } from './read-model.whole-state.js';
-import { prepareWriter } from './read-model.writer.js';
+import { prepareWriter, type ApplyEvents } from './read-model.writer.js';
 import { prepareSearchReadModel, type SearchReadModel } from './search.read-model.js';
 
 /** The key of a memory the read models hold nothing of: no row has it (keys start at 1). */
@@ -51,9 +50,9 @@ export interface ReadModelLayout {
   checkpoint(mem: number): { readonly seq: number; readonly id: string | null };
   /**
    * Applies the next events of a memory inside the caller's transaction (earlier ones are
-   * skipped, a gap is refused); returns those it applied.
+   * skipped, a gap is refused or left, read-model.writer.ts); returns those it applied.
    */
-  write(mem: number, events: readonly Sequenced[]): Sequenced[];
+  write: ApplyEvents;
   /** Drops every row of one memory inside the caller's transaction (a rebuild follows). */
   reset(mem: number): void;
   /** Creates again those of its tables the runtime dropped since it opened (none: a read). */

@@ -25,8 +25,16 @@ interface ItemRow {
   readonly deleted_seq: number | null;
 }
 
-/** Writes events of one memory (`mem`) into the read models; returns those it applied. */
-export type ApplyEvents = (mem: number, events: readonly Sequenced[]) => Sequenced[];
+/**
+ * Writes events of one memory (`mem`) into the read models; returns those it applied. A gap
+ * is refused (`LOG_INVARIANT_VIOLATED`), or with `gap: 'leave'`, when it comes before the first
+ * event to apply, nothing is applied and none returned (the catch-up's to fill).
+ */
+export type ApplyEvents = (
+  mem: number,
+  events: readonly Sequenced[],
+  options?: { readonly gap?: 'refuse' | 'leave' },
+) => Sequenced[];
 
 /**
  * Prepares the writer over `db`, on one layout's tables (`names`); `withPayloads` also stores
@@ -95,7 +103,7 @@ export function prepareWriter(
     }
   };
 
-  return (mem, events) => {
+  return (mem, events, options) => {
     const last = sql.last.get(mem);
     let checkpoint = last?.seq ?? -1;
     const t: Totals = {
@@ -124,6 +132,7 @@ export function prepareWriter(
     for (const event of events) {
       if (event.seq <= checkpoint) continue;
       if (event.seq !== checkpoint + 1) {
+        if (options?.gap === 'leave' && applied.length === 0) return applied;
         throw new MemoryError(
           'LOG_INVARIANT_VIOLATED',
           `Read models expected seq ${checkpoint + 1} but were given seq ${event.seq}.`,

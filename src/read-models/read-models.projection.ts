@@ -9,7 +9,12 @@
  * in read-model-layouts.ts.
  */
 import type { ProjectionRuntime } from '../projections/index.js';
-import type { Projection, ProjectionContext, ProjectionHandler } from '../store/projection.port.js';
+import type {
+  ProjectedEvent,
+  Projection,
+  ProjectionContext,
+  ProjectionHandler,
+} from '../store/projection.port.js';
 import { NO_ROWS, type ReadModelDb, type ReadModelLayout } from './read-model-db.js';
 import { READ_MODEL_LAYOUT, type ReadModelLayoutCode } from './read-model-layouts.js';
 import { READ_MODELS } from './read-models.name.js';
@@ -84,6 +89,19 @@ export function registerReadModels(
 
 function readModelsHandler(models: ReadModelDb, layout: ReadModelLayout): ReadModelsHandler {
   const mem = (memoryId: string) => layout.keyOf(memoryId);
+  /** Applies what follows the checkpoint of `events` (a suffix of them); returns those. */
+  const write = (memoryId: string, events: readonly ProjectedEvent[], gap: 'refuse' | 'leave') => {
+    const applied = layout.write(
+      layout.createKey(memoryId),
+      events.map((projected) => projected.event),
+      { gap },
+    );
+    // An erasure dropped words from a file of their own: its old page images are scrubbed
+    // once the transaction ended (the store's own file is the store's to scrub).
+    if (!models.embedded && applied.some((event) => event.kind === 'erasure'))
+      queueMicrotask(() => models.wal.request());
+    return applied;
+  };
   return {
     layout,
     checkpoint(memoryId) {
@@ -91,14 +109,14 @@ function readModelsHandler(models: ReadModelDb, layout: ReadModelLayout): ReadMo
       return key === NO_ROWS ? -1 : layout.checkpoint(key).seq;
     },
     apply(memoryId, events) {
-      const applied = layout.write(
-        layout.createKey(memoryId),
-        events.map((projected) => projected.event),
-      );
-      // An erasure dropped words from a file of their own: its old page images are scrubbed
-      // once the transaction ended (the store's own file is the store's to scrub).
-      if (!models.embedded && applied.some((event) => event.kind === 'erasure'))
-        queueMicrotask(() => models.wal.request());
+      write(memoryId, events, 'refuse');
+    },
+    applyNext(memoryId, events) {
+      // The writer reads its last row (the checkpoint and the totals after it) either way.
+      const applied = write(memoryId, events, 'leave');
+      return applied.length === events.length
+        ? events
+        : events.slice(events.length - applied.length);
     },
     reset(memoryId) {
       const key = mem(memoryId);

@@ -101,20 +101,38 @@ function openTree(context: ProjectionContext): TreeHandler {
       return work(rowsOf(mem ?? 0));
     });
 
+  /** Writes the leaves of `events`, the first of them leaf `first` of the memory `mem`. */
+  const appendLeaves = (
+    memoryId: string,
+    mem: number,
+    first: number,
+    events: readonly ProjectedEvent[],
+  ) => {
+    const hashes = events.map((projected, i) => {
+      checkFollows(memoryId, projected, first + i);
+      return leafHashOfEvent(memoryId, projected);
+    });
+    const inserts = rowBuffer(sql.insert);
+    for (const [i, row] of appendRows(first, hashes, rowsOf(mem)).entries())
+      inserts.add(mem, first + i, row);
+    inserts.flush();
+  };
+
   return {
     checkpoint: (memoryId) => checkpoint(context.existingKey(memoryId)),
     apply(memoryId, events) {
       if (events.length === 0) return;
       const mem = context.memoryKey(memoryId);
-      const first = checkpoint(mem) + 1;
-      const hashes = events.map((projected, i) => {
-        checkFollows(memoryId, projected, first + i);
-        return leafHashOfEvent(memoryId, projected);
-      });
-      const inserts = rowBuffer(sql.insert);
-      for (const [i, row] of appendRows(first, hashes, rowsOf(mem)).entries())
-        inserts.add(mem, first + i, row);
-      inserts.flush();
+      appendLeaves(memoryId, mem, checkpoint(mem) + 1, events);
+    },
+    applyNext(memoryId, events) {
+      const mem = context.memoryKey(memoryId);
+      const next = checkpoint(mem) + 1;
+      const skip = next - (events[0]?.event.seq ?? next);
+      if (skip < 0 || skip >= events.length) return [];
+      const applied = skip === 0 ? events : events.slice(skip);
+      appendLeaves(memoryId, mem, next, applied);
+      return applied;
     },
     reset(memoryId) {
       const mem = context.existingKey(memoryId);
