@@ -5,7 +5,12 @@
 import type Database from 'better-sqlite3';
 import { MemoryError, type Sequenced } from '../core/index.js';
 import type { EventLog } from '../store/event-log.port.js';
-import type { ProjectedEvent, Projection, ProjectionHandler } from '../store/projection.port.js';
+import {
+  eventsAfter,
+  type ProjectedEvent,
+  type Projection,
+  type ProjectionHandler,
+} from '../store/projection.port.js';
 
 /**
  * Events applied per transaction while catching up: enough that a rebuild commits rarely, few
@@ -55,16 +60,13 @@ export function applyFollowing(
   events: readonly ProjectedEvent[],
   checkpoint?: number,
 ): readonly ProjectedEvent[] {
-  const first = events[0];
-  if (first === undefined) return [];
+  if (events.length === 0) return [];
   if (checkpoint === undefined) {
     if (handler.applyNext) return handler.applyNext(memoryId, events);
     checkpoint = handler.checkpoint(memoryId);
   }
-  const skip = checkpoint + 1 - first.event.seq;
-  if (skip < 0 || skip >= events.length) return [];
-  const applied = skip === 0 ? events : events.slice(skip);
-  handler.apply(memoryId, applied);
+  const applied = eventsAfter(events, checkpoint);
+  if (applied.length > 0) handler.apply(memoryId, applied);
   return applied;
 }
 

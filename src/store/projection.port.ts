@@ -110,6 +110,21 @@ export interface Projection {
   open(context: ProjectionContext): ProjectionHandler;
 }
 
+/**
+ * The events of `events` (contiguous, in seq order) past `checkpoint`: all of them, a suffix, or
+ * none when they end at or before it, or start further than right after it (a gap).
+ */
+export function eventsAfter(
+  events: readonly ProjectedEvent[],
+  checkpoint: number,
+): readonly ProjectedEvent[] {
+  const first = events[0];
+  if (first === undefined) return events;
+  const skip = checkpoint + 1 - first.event.seq;
+  if (skip < 0 || skip >= events.length) return [];
+  return skip === 0 ? events : events.slice(skip);
+}
+
 /** A projection open on one file. */
 export interface ProjectionHandler {
   /**

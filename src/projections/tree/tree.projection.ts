@@ -9,11 +9,12 @@
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
 import { multiRowInsert, rowBuffer } from '../../db/multi-row-insert.js';
-import type {
-  ProjectedEvent,
-  Projection,
-  ProjectionContext,
-  ProjectionHandler,
+import {
+  eventsAfter,
+  type ProjectedEvent,
+  type Projection,
+  type ProjectionContext,
+  type ProjectionHandler,
 } from '../../store/projection.port.js';
 import {
   appendRows,
@@ -127,11 +128,9 @@ function openTree(context: ProjectionContext): TreeHandler {
     },
     applyNext(memoryId, events) {
       const mem = context.memoryKey(memoryId);
-      const next = checkpoint(mem) + 1;
-      const skip = next - (events[0]?.event.seq ?? next);
-      if (skip < 0 || skip >= events.length) return [];
-      const applied = skip === 0 ? events : events.slice(skip);
-      appendLeaves(memoryId, mem, next, applied);
+      const last = checkpoint(mem);
+      const applied = eventsAfter(events, last);
+      if (applied.length > 0) appendLeaves(memoryId, mem, last + 1, applied);
       return applied;
     },
     reset(memoryId) {
