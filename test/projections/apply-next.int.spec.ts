@@ -67,9 +67,9 @@ describe('a handler that finds its own place (applyNext)', () => {
 
   it('the read models apply what follows their checkpoint once, totals included, and leave a gap alone', async () => {
     const { store, events } = await sixEvents('read-models');
+    const models = openEmbeddedReadModels(store.embedded!);
+    const runtime = openProjectionRuntime(models.database, models.location, store);
     try {
-      const models = openEmbeddedReadModels(store.embedded!);
-      const runtime = openProjectionRuntime(models.database, models.location, store);
       runtime.register(readModelsProjection(models));
       const handler = runtime.handler<ReadModelsHandler>('read-models')!;
       const next = (from: number, to: number) =>
@@ -92,6 +92,7 @@ describe('a handler that finds its own place (applyNext)', () => {
       );
       expect(page.visibleMessages.map(({ seq }) => seq)).toEqual([0, 2, 3, 5]);
     } finally {
+      runtime.close();
       await store.close();
     }
   });
@@ -123,20 +124,15 @@ describe('a handler that finds its own place (applyNext)', () => {
         };
       },
     };
+    const runtime = openProjectionRuntime(store.embedded!.database, 'hook', store, store.embedded);
     try {
-      const runtime = openProjectionRuntime(
-        store.embedded!.database,
-        'hook',
-        store,
-        store.embedded,
-      );
       runtime.register(spy);
       asked.length = 0;
       await store.log('m').append([message('one'), message('two')]);
       await store.log('m').append([message('three')]);
       expect(asked).toEqual(['applyNext 0,1', 'applyNext 2']);
-      runtime.close();
     } finally {
+      runtime.close();
       await store.close();
     }
   });
