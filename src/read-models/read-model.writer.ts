@@ -7,11 +7,13 @@
 import type Database from 'better-sqlite3';
 import { MemoryError, assertNever, erasedForm, type Sequenced } from '../core/index.js';
 import { encodeEvent } from '../store/codec.js';
-import { multiRowInsert, rowBuffer } from '../db/multi-row-insert.js';
+import { multiRowInsert, RowBuffer } from '../db/multi-row-insert.js';
 import type { SeqsOf } from './item-seqs.js';
 import { KIND_CODES } from '../db/encodings.js';
 import type { SearchReadModel } from './search.read-model.js';
 import { readModelNames, type ReadModelNames } from './read-model.names.js';
+
+const NONE: ReadonlyMap<string, number> = new Map();
 
 interface Totals {
   messages: number;
@@ -103,6 +105,29 @@ export function prepareWriter(
     }
   };
 
+  /**
+   * The seqs of `ids` (every one is earlier in the log: the guard saw it): applied by this call,
+   * found before it, or (an id of an event this call skipped as already applied) read now.
+   */
+  function seqsOfTargets(
+    ids: readonly string[],
+    appliedSeq: ReadonlyMap<string, number>,
+    earlier: ReadonlyMap<string, number>,
+    mem: number,
+  ): number[] {
+    // Targets never repeat (the schemas refuse it); a recall that lists an id twice is one use
+    // (INSERT OR IGNORE).
+    const seqs: number[] = [];
+    let unknown: string[] | undefined;
+    for (const id of ids) {
+      const seq = appliedSeq.get(id) ?? earlier.get(id);
+      if (seq !== undefined) seqs.push(seq);
+      else (unknown ??= []).push(id);
+    }
+    if (unknown) for (const seq of seqsOf(mem, unknown).values()) seqs.push(seq);
+    return seqs;
+  }
+
   return (mem, events, options) => {
     const last = sql.last.get(mem);
     let checkpoint = last?.seq ?? -1;
@@ -115,20 +140,12 @@ export function prepareWriter(
     const applied: Sequenced[] = [];
     // Rows not yet written: written before anything reads or marks rm_items (a Deletion or
     // Erasure), and at the end.
-    const rows = rowBuffer(sql.insertItems);
-    // Items applied by this call, found without a read (a recall of what was just written).
+    const rows = new RowBuffer(sql.insertItems);
+    // Items applied by this call, found without a read (a recall of what was just written); the
+    // rest of the call's targets, found together in one read before the first is needed.
     const appliedSeq = new Map<string, number>();
-    const seqsOfTargets = (ids: readonly string[]): Iterable<number> => {
-      const found = new Map<string, number>();
-      const rest: string[] = [];
-      for (const id of ids) {
-        const seq = appliedSeq.get(id);
-        if (seq === undefined) rest.push(id);
-        else found.set(id, seq);
-      }
-      if (rest.length > 0) for (const [id, seq] of seqsOf(mem, rest)) found.set(id, seq);
-      return found.values();
-    };
+    const before = targetsBefore(events);
+    const earlier = before.length > 0 ? seqsOf(mem, before) : NONE;
     for (const event of events) {
       if (event.seq <= checkpoint) continue;
       if (event.seq !== checkpoint + 1) {
@@ -152,14 +169,14 @@ export function prepareWriter(
           break;
         case 'recall': {
           // Every recalled id is earlier in the log (the guard saw it), so already applied.
-          const seqs = [...seqsOfTargets(event.recalled)];
+          const seqs = seqsOfTargets(event.recalled, appliedSeq, earlier, mem);
           if (seqs.length > 0)
             sql.insertRecallUses.run(mem, event.seq, event.timestamp, JSON.stringify(seqs));
           break;
         }
         case 'deletion':
           rows.flush();
-          for (const seq of seqsOfTargets(event.targets)) {
+          for (const seq of seqsOfTargets(event.targets, appliedSeq, earlier, mem)) {
             const item = sql.itemAt.get(mem, seq);
             if (!item || item.deleted_seq !== null) continue;
             sql.markDeleted.run(event.seq, mem, seq);
@@ -169,7 +186,7 @@ export function prepareWriter(
           break;
         case 'erasure':
           rows.flush();
-          for (const seq of seqsOfTargets(event.targets)) {
+          for (const seq of seqsOfTargets(event.targets, appliedSeq, earlier, mem)) {
             if (!sql.itemAt.get(mem, seq)) continue;
             sql.markErased.run(event.seq, mem, seq);
             forgetWords(mem, seq);
@@ -196,4 +213,21 @@ export function prepareWriter(
     rows.flush();
     return applied;
   };
+}
+
+/** The ids that `events` target or recall, less the ids of `events` themselves. */
+function targetsBefore(events: readonly Sequenced[]): string[] {
+  let ids: Set<string> | undefined;
+  for (const event of events) {
+    const referenced =
+      event.kind === 'recall'
+        ? event.recalled
+        : event.kind === 'deletion' || event.kind === 'erasure'
+          ? event.targets
+          : undefined;
+    if (referenced) for (const id of referenced) (ids ??= new Set()).add(id);
+  }
+  if (ids === undefined) return [];
+  for (const event of events) ids.delete(event.id);
+  return [...ids];
 }
