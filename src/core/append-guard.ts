@@ -150,25 +150,27 @@ export function decideAppend(
 
 /** Checks targets and recalled ids event by event (earlier events of the batch count) and numbers them. */
 function sequence(view: LogView, fresh: readonly MemoryEvent[]): Sequenced[] {
+  // What this batch's earlier events wrote or marked, over what the log held before it.
   const overlay = new Map<string, StoredEntry>();
-  const lookup = (id: string) => overlay.get(id) ?? view.entries.get(id);
   let next = view.lastSeq === null ? 0 : view.lastSeq + 1;
   const out: Sequenced[] = [];
   for (const event of fresh) {
     const seq = next++;
     if (event.kind === 'deletion') {
       for (const target of event.targets) {
-        checkTarget(view.memoryId, lookup(target), target, 'Deletion target');
-        const entry = lookup(target)!;
+        const entry = overlay.get(target) ?? view.entries.get(target);
+        checkTarget(view.memoryId, entry, target, 'Deletion target');
         overlay.set(target, { ...entry, deletedBy: { id: event.id, seq } });
       }
     } else if (event.kind === 'erasure') {
       for (const target of event.targets) {
-        checkErasureTarget(view.memoryId, lookup(target), target);
-        overlay.set(target, { ...lookup(target)!, erasedBy: { id: event.id, seq } });
+        const entry = overlay.get(target) ?? view.entries.get(target);
+        checkErasureTarget(view.memoryId, entry, target);
+        overlay.set(target, { ...entry, erasedBy: { id: event.id, seq } });
       }
     } else if (event.kind === 'recall') {
-      for (const id of event.recalled) checkTarget(view.memoryId, lookup(id), id, 'Recalled id');
+      for (const id of event.recalled)
+        checkTarget(view.memoryId, overlay.get(id) ?? view.entries.get(id), id, 'Recalled id');
     }
     // Frozen (its fields already are: the event was validated) but not marked validated: an
     // event with a seq is refused by every append (ALREADY_SEQUENCED), so the mark would never
@@ -185,7 +187,7 @@ function checkTarget(
   entry: StoredEntry | undefined,
   id: string,
   role: 'Deletion target' | 'Recalled id',
-): void {
+): asserts entry is StoredEntry {
   const deletion = role === 'Deletion target';
   if (entry === undefined) {
     reject(
@@ -209,7 +211,11 @@ function checkTarget(
 }
 
 /** Invariant 7: only deleted content is erased, and only once. */
-function checkErasureTarget(memoryId: string, entry: StoredEntry | undefined, id: string): void {
+function checkErasureTarget(
+  memoryId: string,
+  entry: StoredEntry | undefined,
+  id: string,
+): asserts entry is StoredEntry {
   if (entry === undefined) {
     reject('ERASURE_TARGET_UNKNOWN', `Erasure target ${id} does not exist in memory ${memoryId}.`, {
       id,

@@ -46,23 +46,25 @@ export function multiRowInsert<P>(
 /**
  * Collects rows and inserts them through `insert`, {@link MAX_ROWS_PER_INSERT} at a time: `add`
  * one row's parameters (exactly `insert.columns` of them), `flush` what waits (before anything
- * reads the table, and at the end).
+ * reads the table, and at the end). A class, not closures: one is made per append.
  */
-export function rowBuffer<P>(insert: MultiRowInsert<P>) {
-  const { columns } = insert;
-  const params: P[] = [];
-  const flush = () => {
+export class RowBuffer<P> {
+  private readonly params: P[] = [];
+
+  constructor(private readonly insert: MultiRowInsert<P>) {}
+
+  add(...row: P[]): void {
+    const { columns } = this.insert;
+    if (row.length !== columns)
+      throw new RangeError(`A row of this insert has ${columns} parameters, not ${row.length}.`);
+    this.params.push(...row);
+    if (this.params.length === MAX_ROWS_PER_INSERT * columns) this.flush();
+  }
+
+  flush(): void {
+    const { params } = this;
     if (params.length === 0) return;
-    insert(params.length / columns).run(...params);
+    this.insert(params.length / this.insert.columns).run(...params);
     params.length = 0;
-  };
-  return {
-    add(...row: P[]) {
-      if (row.length !== columns)
-        throw new RangeError(`A row of this insert has ${columns} parameters, not ${row.length}.`);
-      params.push(...row);
-      if (params.length === MAX_ROWS_PER_INSERT * columns) flush();
-    },
-    flush,
-  };
+  }
 }

@@ -70,10 +70,14 @@ export interface ContentCodec {
 export function plainAppend(input: readonly MemoryEvent[], limits: AppendLimits): EncodedAppend {
   return {
     stored: validateAppendInput(input, limits),
-    plainOf: (event) => event,
-    settle: () => undefined,
+    plainOf: storedAsIs,
+    settle: nothingToSettle,
   };
 }
+
+// Shared rather than made per append: an append without a codec has nothing to open or settle.
+const storedAsIs = (event: Sequenced): Sequenced => event;
+const nothingToSettle = (): void => undefined;
 
 /**
  * Validates an append and encodes it with `codec`: the plain events are checked (an export's

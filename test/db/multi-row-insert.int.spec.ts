@@ -3,7 +3,7 @@
  * statement, and a row count or row width out of range is refused before anything is written.
  */
 import Database from 'better-sqlite3';
-import { MAX_ROWS_PER_INSERT, multiRowInsert, rowBuffer } from '../../src/db/multi-row-insert.js';
+import { MAX_ROWS_PER_INSERT, multiRowInsert, RowBuffer } from '../../src/db/multi-row-insert.js';
 
 let db: Database.Database;
 
@@ -16,7 +16,7 @@ afterEach(() => db.close());
 const rows = () =>
   db.prepare<[], [number, string]>('SELECT k, v FROM t ORDER BY rowid').raw().all();
 
-describe('multiRowInsert and rowBuffer', () => {
+describe('multiRowInsert and RowBuffer', () => {
   it('writes 250 buffered rows in order, in statements of at most 100 rows', () => {
     const insert = multiRowInsert<number | string>(db, 'INSERT INTO t (k, v) VALUES', 2);
     const sizes: number[] = [];
@@ -27,7 +27,7 @@ describe('multiRowInsert and rowBuffer', () => {
       },
       { columns: insert.columns },
     );
-    const buffer = rowBuffer(counting);
+    const buffer = new RowBuffer(counting);
     for (let k = 0; k < 250; k++) buffer.add(k, `row ${k}`);
     buffer.flush();
     buffer.flush(); // nothing waits: no statement
@@ -37,7 +37,9 @@ describe('multiRowInsert and rowBuffer', () => {
   });
 
   it('keeps rows waiting until flushed, so a reader flushes first', () => {
-    const buffer = rowBuffer(multiRowInsert<number | string>(db, 'INSERT INTO t (k, v) VALUES', 2));
+    const buffer = new RowBuffer(
+      multiRowInsert<number | string>(db, 'INSERT INTO t (k, v) VALUES', 2),
+    );
     buffer.add(1, 'one');
     expect(rows()).toEqual([]);
     buffer.flush();
@@ -48,7 +50,7 @@ describe('multiRowInsert and rowBuffer', () => {
     const insert = multiRowInsert<number | string>(db, 'INSERT INTO t (k, v) VALUES', 2);
     expect(() => insert(0)).toThrow(RangeError);
     expect(() => insert(MAX_ROWS_PER_INSERT + 1)).toThrow('1 to 100 rows, not 101');
-    expect(() => rowBuffer(insert).add(1)).toThrow('2 parameters, not 1');
+    expect(() => new RowBuffer(insert).add(1)).toThrow('2 parameters, not 1');
     expect(rows()).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
-import { multiRowInsert, rowBuffer } from '../../db/multi-row-insert.js';
+import { multiRowInsert, RowBuffer } from '../../db/multi-row-insert.js';
 import {
   eventsAfter,
   type ProjectedEvent,
@@ -113,7 +113,7 @@ function openTree(context: ProjectionContext): TreeHandler {
       checkFollows(memoryId, projected, first + i);
       return leafHashOfEvent(memoryId, projected);
     });
-    const inserts = rowBuffer(sql.insert);
+    const inserts = new RowBuffer(sql.insert);
     for (const [i, row] of appendRows(first, hashes, rowsOf(mem)).entries())
       inserts.add(mem, first + i, row);
     inserts.flush();

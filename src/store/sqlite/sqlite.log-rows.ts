@@ -8,7 +8,7 @@ import { LazyProjected } from '../codec.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { idKey } from '../../db/encodings.js';
 import { encodeRow } from './sqlite.codec.js';
-import { rowBuffer } from '../../db/multi-row-insert.js';
+import { RowBuffer } from '../../db/multi-row-insert.js';
 import type { Statements } from './sqlite.statements.js';
 
 /** The caller's plain event for a stored one of the append (the content codec's `plainOf`). */
@@ -28,7 +28,7 @@ export function insertLogRows(
   append: { readonly where: string; readonly plainOf: PlainOf },
 ): ProjectedEvent[] {
   const { where, plainOf } = append;
-  const rows = rowBuffer(sql.insertEvents);
+  const rows = new RowBuffer(sql.insertEvents);
   const written: ProjectedEvent[] = [];
   for (const event of events) {
     const { id, type, version, payload } = encodeRow(event);

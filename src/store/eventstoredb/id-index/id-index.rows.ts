@@ -7,7 +7,7 @@
 import { MemoryError, type EventKind, type Sequenced } from '../../../core/index.js';
 import { idKey } from '../../../db/encodings.js';
 import { KIND_CODES } from '../../../db/encodings.js';
-import { rowBuffer } from '../../../db/multi-row-insert.js';
+import { RowBuffer } from '../../../db/multi-row-insert.js';
 import type { IdKey, Statements } from './id-index.statements.js';
 
 /**
@@ -90,7 +90,7 @@ function putRows(
   last: Indexed,
   lastKey: IdKey,
 ): void {
-  const rows = rowBuffer(sql.putRows);
+  const rows = new RowBuffer(sql.putRows);
   for (const event of events) {
     rows.add(mem, event === last ? lastKey : idKey(event.id), KIND_CODES[event.kind], event.seq);
   }
