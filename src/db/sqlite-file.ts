@@ -69,10 +69,6 @@ export function openSqliteFile(options: SqliteFileOptions): SqliteFile {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous}`);
     db.pragma('secure_delete = ON');
-    // Temporary tables in memory, not in temp files: inside a write transaction, each
-    // `IN (SELECT … FROM json_each(?))` list opened one (an append's lookups by id took ~4x as
-    // long), and nothing a query collects or sorts is left in a file an erasure cannot scrub.
-    db.pragma('temp_store = MEMORY');
     if (options.mode !== undefined && !inMemory) restrictModes(path, options.mode);
   } catch (error) {
     db?.close();
