@@ -75,8 +75,8 @@ export function plainAppend(input: readonly MemoryEvent[], limits: AppendLimits)
   };
 }
 
-// Shared rather than made per append: an append without a codec has nothing to open or settle.
-const storedAsIs = (event: Sequenced): Sequenced => event;
+/** The plain event of a stored one where nothing was sealed: itself. Shared, not made per append. */
+export const storedAsIs = (event: Sequenced): Sequenced => event;
 const nothingToSettle = (): void => undefined;
 
 /**

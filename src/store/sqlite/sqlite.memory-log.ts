@@ -16,7 +16,7 @@ import { validateAppendInput, type AppendLimits, type SizedEventLog } from '../a
 import { catchUpThenLive } from '../catch-up-subscription.js';
 import type { ChangeFeed } from '../change-notifier.js';
 import { LazyProjected } from '../codec.js';
-import { appendThrough, type CodecHost, type ContentCodec } from '../content-codec.js';
+import { appendThrough, storedAsIs, type CodecHost, type ContentCodec } from '../content-codec.js';
 import type {
   AppendHook,
   AppendOptions,
@@ -49,8 +49,6 @@ export interface SqliteContext {
   readonly host: CodecHost;
   isClosed(): boolean;
 }
-
-const asStored: PlainOf = (event) => event;
 
 /** The log of `memoryId`. */
 export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
@@ -137,7 +135,7 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
       const head = lastSeq();
       const computed = compute(head);
       if (computed === undefined) return undefined;
-      return guardedAppend(validateAppendInput(computed, limits), head, asStored);
+      return guardedAppend(validateAppendInput(computed, limits), head, storedAsIs);
     },
   );
   const runHook = sql.db.transaction(
