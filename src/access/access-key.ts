@@ -19,9 +19,16 @@ export function newKeySecret(): string {
   return `${KEY_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
-/** A new key id: 96 random bits, base64url (16 characters); not secret, named in `key:<id>`. */
+/**
+ * A new key id: 96 random bits, base64url (16 characters); not secret, named in `key:<id>`. Never
+ * starting with `-`, which a command line reads as an option (`memledger access revoke <id>`):
+ * one id in 64 did, and is drawn again.
+ */
 export function newKeyId(): string {
-  return randomBytes(12).toString('base64url');
+  let id: string;
+  do id = randomBytes(12).toString('base64url');
+  while (id.startsWith('-'));
+  return id;
 }
 
 /** True when `text` has the shape of a key secret (the prefix and 43 base64url characters). */

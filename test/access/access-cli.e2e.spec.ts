@@ -9,7 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { newKeySecret, openSqliteGrantStore } from '../../src/access/index.js';
+import Database from 'better-sqlite3';
+import { newKeySecret, openSqliteGrantStore, secretDigest } from '../../src/access/index.js';
 import { ERROR_META_KEY } from '../../src/mcp/index.js';
 import { buildOnce, runCli, tempWorkspace } from '../cli/cli-harness.js';
 
@@ -107,6 +108,44 @@ describe('memledger access on the store', () => {
         'error [ACCESS_KEY_UNKNOWN]: Access key no-such-key was never granted',
       );
       expect((await runCli(['--db', db, 'access', 'list'])).stdout).toBe('no access keys\n');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('revokes a key whose id begins with a dash (as one in 64 did before ids never do) after --', async () => {
+    const { db, cleanup } = tempWorkspace();
+    try {
+      const created = await runCli([
+        '--db',
+        db,
+        'access',
+        'create',
+        '--principal',
+        'old-agent',
+        '--memories',
+        'a',
+        '--rights',
+        'read',
+      ]);
+      expect(created.code).toBe(0);
+      // A grant as an earlier version could write it: the same row under a dash-first id.
+      const file = new Database(db);
+      const [original] = file.prepare('SELECT key_id FROM access_grants').pluck().all() as string[];
+      const dashed = `-${original!.slice(1)}`;
+      file
+        .prepare(
+          `INSERT INTO access_grants (key_id, principal, memories, rights, secret_sha256, created_at, created_by)
+           SELECT ?, principal, memories, rights, ?, created_at, created_by FROM access_grants`,
+        )
+        .run(dashed, secretDigest(newKeySecret()));
+      file.close();
+
+      expect(await runCli(['--db', db, 'access', 'revoke', dashed])).toMatchObject({ code: 1 });
+      expect(await runCli(['--db', db, 'access', 'revoke', '--', dashed])).toMatchObject({
+        code: 0,
+        stdout: `revoked access key ${dashed} (principal old-agent)\n`,
+      });
     } finally {
       cleanup();
     }

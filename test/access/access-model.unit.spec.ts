@@ -149,6 +149,12 @@ describe('key secrets', () => {
     expect(newKeyId()).toMatch(/^[A-Za-z0-9_-]{16}$/);
   });
 
+  it('have ids that never begin with a dash, which a command line would read as an option', () => {
+    const ids = Array.from({ length: 2000 }, () => newKeyId());
+    expect(ids.filter((id) => id.startsWith('-'))).toEqual([]);
+    expect(ids.every((id) => /^[A-Za-z0-9_-]{16}$/.test(id))).toBe(true);
+  });
+
   it('are stored as SHA-256 digests compared in constant time', () => {
     const secret = newKeySecret();
     expect(secretDigest(secret)).toMatch(/^[0-9a-f]{64}$/);

@@ -82,7 +82,11 @@ export function registerAccessCommand(program: Command): void {
   access
     .command('revoke')
     .description('revoke an access key: every server refuses it within a second')
-    .argument('<key-id>', 'the key id (memledger access list)')
+    // Ids granted before ids never began with a dash may: `revoke -- -abc…` ends the options.
+    .argument(
+      '<key-id>',
+      'the key id (memledger access list); one that begins with - goes after --',
+    )
     .action(async (keyId: string, _options: unknown, command: Command) => {
       const key = await withGrants(command, {
         local: (grants) => grants.revoke(keyId, operator()),
