@@ -152,10 +152,16 @@ describe('EventStoreDB store: subscriptions across a dropped node', () => {
     expect((await received).map((e) => e.seq)).toEqual([0, 1]);
 
     const seen: Sequenced[] = [];
+    let sawFirst!: () => void;
+    const first = new Promise<void>((resolve) => (sawFirst = resolve));
     const loop = (async () => {
-      for await (const event of log.subscribe({ fromSeq: 1 })) seen.push(event);
+      for await (const event of log.subscribe({ fromSeq: 1 })) {
+        seen.push(event);
+        sawFirst();
+      }
     })();
-    await sleep(50);
+    // Closed once the subscription delivered (a fixed sleep lost that race on a loaded box).
+    await first;
     await store.close();
     await loop;
     expect(seen.map((e) => e.seq)).toEqual([1]);
