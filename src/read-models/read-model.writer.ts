@@ -13,8 +13,6 @@ import { KIND_CODES } from '../db/encodings.js';
 import type { SearchReadModel } from './search.read-model.js';
 import { readModelNames, type ReadModelNames } from './read-model.names.js';
 
-const NONE: ReadonlyMap<string, number> = new Map();
-
 interface Totals {
   messages: number;
   documents: number;
@@ -105,29 +103,6 @@ export function prepareWriter(
     }
   };
 
-  /**
-   * The seqs of `ids` (every one is earlier in the log: the guard saw it): applied by this call,
-   * found before it, or (an id of an event this call skipped as already applied) read now.
-   */
-  function seqsOfTargets(
-    ids: readonly string[],
-    appliedSeq: ReadonlyMap<string, number>,
-    earlier: ReadonlyMap<string, number>,
-    mem: number,
-  ): number[] {
-    // Targets never repeat (the schemas refuse it); a recall that lists an id twice is one use
-    // (INSERT OR IGNORE).
-    const seqs: number[] = [];
-    let unknown: string[] | undefined;
-    for (const id of ids) {
-      const seq = appliedSeq.get(id) ?? earlier.get(id);
-      if (seq !== undefined) seqs.push(seq);
-      else (unknown ??= []).push(id);
-    }
-    if (unknown) for (const seq of seqsOf(mem, unknown).values()) seqs.push(seq);
-    return seqs;
-  }
-
   return (mem, events, options) => {
     const last = sql.last.get(mem);
     let checkpoint = last?.seq ?? -1;
@@ -141,11 +116,7 @@ export function prepareWriter(
     // Rows not yet written: written before anything reads or marks rm_items (a Deletion or
     // Erasure), and at the end.
     const rows = new RowBuffer(sql.insertItems);
-    // Items applied by this call, found without a read (a recall of what was just written); the
-    // rest of the call's targets, found together in one read before the first is needed.
-    const appliedSeq = new Map<string, number>();
-    const before = targetsBefore(events);
-    const earlier = before.length > 0 ? seqsOf(mem, before) : NONE;
+    const targets = new TargetSeqs(seqsOf, mem, events);
     for (const event of events) {
       if (event.seq <= checkpoint) continue;
       if (event.seq !== checkpoint + 1) {
@@ -169,14 +140,14 @@ export function prepareWriter(
           break;
         case 'recall': {
           // Every recalled id is earlier in the log (the guard saw it), so already applied.
-          const seqs = seqsOfTargets(event.recalled, appliedSeq, earlier, mem);
+          const seqs = targets.of(event.recalled);
           if (seqs.length > 0)
             sql.insertRecallUses.run(mem, event.seq, event.timestamp, JSON.stringify(seqs));
           break;
         }
         case 'deletion':
           rows.flush();
-          for (const seq of seqsOfTargets(event.targets, appliedSeq, earlier, mem)) {
+          for (const seq of targets.of(event.targets)) {
             const item = sql.itemAt.get(mem, seq);
             if (!item || item.deleted_seq !== null) continue;
             sql.markDeleted.run(event.seq, mem, seq);
@@ -186,7 +157,7 @@ export function prepareWriter(
           break;
         case 'erasure':
           rows.flush();
-          for (const seq of seqsOfTargets(event.targets, appliedSeq, earlier, mem)) {
+          for (const seq of targets.of(event.targets)) {
             if (!sql.itemAt.get(mem, seq)) continue;
             sql.markErased.run(event.seq, mem, seq);
             forgetWords(mem, seq);
@@ -206,13 +177,45 @@ export function prepareWriter(
         t.deleted_messages,
         t.deleted_documents,
       );
-      appliedSeq.set(event.id, event.seq);
+      targets.applied.set(event.id, event.seq);
       checkpoint = event.seq;
       applied.push(event);
     }
     rows.flush();
     return applied;
   };
+}
+
+/**
+ * The seqs of the items one call recalls, deletes or erases (every one earlier in the log: the
+ * guard saw it). Those the call applied are found without a read; those written before it, all
+ * in one read at the first need (none for a call that applies no Recall, Deletion or Erasure);
+ * an item of an event the call skipped as already applied, read when asked for.
+ */
+class TargetSeqs {
+  /** Items this call applied: id -> seq. */
+  readonly applied = new Map<string, number>();
+  private earlier: ReadonlyMap<string, number> | undefined;
+
+  constructor(
+    private readonly seqsOf: SeqsOf,
+    private readonly mem: number,
+    private readonly events: readonly Sequenced[],
+  ) {}
+
+  /** The seqs of `ids`. A recall that lists an id twice gets it twice (INSERT OR IGNORE). */
+  of(ids: readonly string[]): number[] {
+    this.earlier ??= this.seqsOf(this.mem, targetsBefore(this.events));
+    const seqs: number[] = [];
+    let unknown: string[] | undefined;
+    for (const id of ids) {
+      const seq = this.applied.get(id) ?? this.earlier.get(id);
+      if (seq !== undefined) seqs.push(seq);
+      else (unknown ??= []).push(id);
+    }
+    if (unknown) for (const seq of this.seqsOf(this.mem, unknown).values()) seqs.push(seq);
+    return seqs;
+  }
 }
 
 /** The ids that `events` target or recall, less the ids of `events` themselves. */
