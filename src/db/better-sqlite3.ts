@@ -31,8 +31,8 @@ export function openConnection(
   const nativeBinding = addonPath();
   const db = new Database(path, nativeBinding ? { nativeBinding, ...options } : options);
   // Temporary tables in memory, not in temp files: inside a write transaction, each
-  // `IN (SELECT … FROM json_each(?))` list opened one (an append's lookups by id took ~4x as
-  // long), and nothing a query collects or sorts is left in a file an erasure cannot scrub.
+  // `IN (SELECT … FROM json_each(?))` list opened one (BENCHMARKS.md, issue 29), and nothing a
+  // query collects or sorts is left in a file an erasure cannot scrub.
   db.pragma('temp_store = MEMORY');
   return db;
 }
