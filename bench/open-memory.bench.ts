@@ -8,27 +8,20 @@
  * (bench/open-memory.reader.mjs: plain `node` on the compiled package, as an application runs
  * it, built first when src/ is newer); the file is built once and cached under the OS temp folder.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { openMemledger } from '../src/memory/index.js';
-import { READ_MODEL_VERSION } from '../src/read-models/index.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite.event-log.js';
-import { SQLITE_SCHEMA_VERSION } from '../src/store/sqlite/sqlite.schema.js';
+import { cachedMemoryFile, evictFromPageCache, removeDatabase } from './open-memory.file.js';
 import {
-  MIX_VERSION,
-  median,
-  mixedEventBatches,
-  percentile,
-  report,
-  seededRandom,
-} from './support.js';
+  buildPackageIfNeeded,
+  openMemory,
+  openRaw,
+  type OpenFigures,
+} from './open-memory.readers.js';
+import { median, report } from './support.js';
 
-const READER = join(import.meta.dirname, 'open-memory.reader.mjs');
 const WRITER = join(import.meta.dirname, 'open-memory.writer.ts');
-const BUILD_IF_NEEDED = join(import.meta.dirname, '..', 'scripts', 'build-if-needed.mjs');
 const MB = 1024 * 1024;
 /** State pages, as-of pages and streamed states timed in the fresh process, each. */
 const SAMPLES = 200;
@@ -36,69 +29,6 @@ const SAMPLES = 200;
 const OPEN_CALL_PROCESSES = 15;
 /** How long the writer appends before it is killed. */
 const WRITE_BEFORE_KILL_MS = 3000;
-
-/** Samples of one pass of state pages, in ms, as the `open` reader prints them. */
-interface PageSamples {
-  readonly now: number[];
-  readonly asOf: number[];
-  readonly cpuNow: number[];
-  readonly cpuAsOf: number[];
-  readonly toContent: number[];
-}
-
-/** What both readers print about their process: when the first read was done, and memory. */
-interface ProcessFigures {
-  readonly importMs: number;
-  readonly fromProcessStartMs: number;
-  readonly fromOpenCallMs: number;
-  readonly fromSpawnMs: number;
-  readonly rssAfterLoop: number;
-  readonly head: number;
-}
-
-/** What the `open` reader prints (see open-memory.reader.mjs). */
-interface OpenOutput extends ProcessFigures {
-  /** Loading better-sqlite3, timed apart among the imports (open-memory.reader.mjs). */
-  readonly driverMs: number;
-  readonly rssAfterFirstPage: number;
-  readonly checkpointBefore: number | null;
-  readonly fresh: PageSamples;
-  readonly repeat: PageSamples;
-}
-
-/** What the `raw` reader prints. */
-interface RawOutput extends ProcessFigures {
-  readonly rss: number;
-  readonly now: number[];
-  readonly asOf: number[];
-}
-
-/** p50 and p99 of state pages (or raw reads) now and as of a random seq, in ms. */
-interface PagePercentiles {
-  readonly nowP50: number;
-  readonly nowP99: number;
-  readonly asOfP50: number;
-  readonly asOfP99: number;
-}
-
-/** The `open` reader's figures, percentiles taken. */
-interface OpenFigures extends Omit<OpenOutput, 'fresh' | 'repeat'>, PagePercentiles {
-  /** CPU time (user + system, all threads) of one state page, now and as of a random seq. */
-  readonly nowCpuP50: number;
-  readonly nowCpuP99: number;
-  readonly asOfCpuP50: number;
-  readonly asOfCpuP99: number;
-  /** The same kind of pages timed again in the same (now warm) process. */
-  readonly repeatNowP50: number;
-  readonly repeatNowP99: number;
-  readonly repeatAsOfP50: number;
-  readonly repeatAsOfP99: number;
-  readonly streamToContentP50: number;
-  readonly streamToContentP99: number;
-}
-
-/** The `raw` reader's figures, percentiles taken. */
-type RawFigures = Omit<RawOutput, 'now' | 'asOf'> & PagePercentiles;
 
 /**
  * Measures opening a memory of `n` events (default 1 M; `npm run bench -- --large` asks 10 M).
@@ -109,10 +39,15 @@ export async function benchOpenMemory(n = 1_000_000): Promise<void> {
   buildPackageIfNeeded();
   const raw = await openRaw(path, SAMPLES);
   const clean = await openMemory(path, SAMPLES);
-  // One fresh process swings by several ms either way: the open call's median over many.
+  // One fresh process swings by several ms either way: the open call's median over many, as the
+  // package loads (the bundle) and from dist/'s modules one by one, alternating.
   const opens: OpenFigures[] = [];
-  for (let i = 0; i < OPEN_CALL_PROCESSES; i++) opens.push(await openMemory(path, 0));
-  const medianOf = (figure: (open: OpenFigures) => number) => median(opens.map(figure));
+  const unbundled: OpenFigures[] = [];
+  for (let i = 0; i < OPEN_CALL_PROCESSES; i++) {
+    opens.push(await openMemory(path, 0));
+    unbundled.push(await openMemory(path, 0, 'open-unbundled'));
+  }
+  const medianOf = (figure: (open: OpenFigures) => number, of = opens) => median(of.map(figure));
   // Cold: the file's pages dropped from the OS page cache first (where `dd iflag=nocache` can).
   const rawCold = evictFromPageCache(path) ? await openRaw(path, 0) : undefined;
   const cold = evictFromPageCache(path) ? await openMemory(path, 0) : undefined;
@@ -157,6 +92,16 @@ export async function benchOpenMemory(n = 1_000_000): Promise<void> {
     ),
     [`clean stop, median of ${OPEN_CALL_PROCESSES} fresh processes: from process start ms`]: ms(
       medianOf((open) => open.fromProcessStartMs),
+    ),
+    [`clean stop, median of ${OPEN_CALL_PROCESSES} fresh processes: open call's minor page faults`]:
+      medianOf((open) => open.openCallPageFaults),
+    [`unbundled (dist/ modules), median of ${OPEN_CALL_PROCESSES}: from open call ms`]: ms(
+      medianOf((open) => open.fromOpenCallMs, unbundled),
+    ),
+    [`unbundled (dist/ modules), median of ${OPEN_CALL_PROCESSES}: open call's minor page faults`]:
+      medianOf((open) => open.openCallPageFaults, unbundled),
+    [`unbundled (dist/ modules), median of ${OPEN_CALL_PROCESSES}: from process start ms`]: ms(
+      medianOf((open) => open.fromProcessStartMs, unbundled),
     ),
     'clean stop: target ms': '<= 1000',
     'cold cache: raw fresh process to last 100 events ms': rawCold
@@ -231,130 +176,4 @@ async function killMidWrite(path: string, withReadModels: boolean): Promise<void
   await new Promise((resolve) => setTimeout(resolve, WRITE_BEFORE_KILL_MS));
   child.kill('SIGKILL');
   await exited;
-}
-
-/**
- * The random positions (fractions of the head) the readers read as of: the same seeded list
- * for every reader, so the raw baseline and memledger read as of the same seqs.
- */
-function positions(samples: number): number[] {
-  const random = seededRandom(7);
-  return Array.from({ length: 3 * samples }, () => random());
-}
-
-const p = (xs: readonly number[], q: number) => (xs.length > 0 ? percentile(xs, q) : NaN);
-
-/** A fresh process opening memledger on `path`, timing `samples` pages after the first. */
-async function openMemory(path: string, samples: number): Promise<OpenFigures> {
-  const out = await runReader<OpenOutput>(['open', path, String(samples)], samples);
-  const { fresh, repeat } = out;
-  return {
-    ...out,
-    nowP50: p(fresh.now, 50),
-    nowP99: p(fresh.now, 99),
-    asOfP50: p(fresh.asOf, 50),
-    asOfP99: p(fresh.asOf, 99),
-    nowCpuP50: p(fresh.cpuNow, 50),
-    nowCpuP99: p(fresh.cpuNow, 99),
-    asOfCpuP50: p(fresh.cpuAsOf, 50),
-    asOfCpuP99: p(fresh.cpuAsOf, 99),
-    repeatNowP50: p(repeat.now, 50),
-    repeatNowP99: p(repeat.now, 99),
-    repeatAsOfP50: p(repeat.asOf, 50),
-    repeatAsOfP99: p(repeat.asOf, 99),
-    streamToContentP50: p(fresh.toContent, 50),
-    streamToContentP99: p(fresh.toContent, 99),
-  };
-}
-
-/** A fresh process reading `path` with raw better-sqlite3 (the baseline). */
-async function openRaw(path: string, samples: number): Promise<RawFigures> {
-  const out = await runReader<RawOutput>(['raw', path, String(samples)], samples);
-  return {
-    ...out,
-    nowP50: p(out.now, 50),
-    nowP99: p(out.now, 99),
-    asOfP50: p(out.asOf, 50),
-    asOfP99: p(out.asOf, 99),
-  };
-}
-
-/** Builds dist/ when src/ is newer (the readers load the compiled package). */
-function buildPackageIfNeeded(): void {
-  const built = spawnSync(process.execPath, [BUILD_IF_NEEDED], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error(`Building dist/ failed (${built.status}).`);
-}
-
-/** Runs the reader in a fresh process and parses the JSON it prints last. */
-async function runReader<T>(args: readonly string[], samples: number): Promise<T> {
-  // MEMLEDGER_BENCH_CPU_PROF=<dir> profiles each reader (node --cpu-prof) into that folder.
-  const profile = process.env.MEMLEDGER_BENCH_CPU_PROF;
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const child = spawn(process.execPath, [...flags, READER, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      MEMLEDGER_BENCH_SPAWNED_AT: String(Date.now()),
-      MEMLEDGER_BENCH_POSITIONS: JSON.stringify(positions(samples)),
-    },
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
-  // 'close', not 'exit': it comes after the last of the child's output has been read.
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  const last = out.trim().split('\n').at(-1);
-  if (code !== 0 || !last) throw new Error(`Reader ${args.join(' ')} failed (${code}): ${out}`);
-  return JSON.parse(last) as T;
-}
-
-/** The cached file of `n` mixed events, built when missing (into a side file, renamed when whole). */
-async function cachedMemoryFile(n: number): Promise<string> {
-  const dir = join(tmpdir(), 'memledger-bench');
-  mkdirSync(dir, { recursive: true });
-  const layout = `log${SQLITE_SCHEMA_VERSION}-rm${READ_MODEL_VERSION}-mix${MIX_VERSION}`;
-  const path = join(dir, `open-memory-${n}-${layout}.db`);
-  if (existsSync(path)) {
-    console.log(`open-memory: reusing ${path} (delete it to rebuild)`);
-    return path;
-  }
-  const building = `${path}.building`;
-  removeDatabase(building);
-  console.log(`open-memory: building ${n.toLocaleString('en-US')} events into ${path}`);
-  const start = performance.now();
-  const store = openSqliteStore({ path: building, synchronous: 'NORMAL' });
-  const memledger = openMemledger({ store, closeStore: false });
-  const log = store.log();
-  let written = 0;
-  for (const batch of mixedEventBatches({ n })) {
-    await log.append(batch);
-    written += batch.length;
-    if (written % 500_000 === 0 || written === n) {
-      const seconds = (performance.now() - start) / 1000;
-      const rss = (process.memoryUsage().rss / MB).toFixed(0);
-      console.log(
-        `  ${written.toLocaleString('en-US')} events, ${seconds.toFixed(0)} s, RSS ${rss} MB`,
-      );
-    }
-  }
-  // The file as production leaves it: the search index caught up too (it follows appends).
-  await (await memledger.memory()).search('indexed');
-  const checkpoint = (await memledger.memory()).readModelSeq;
-  await memledger.close();
-  await store.close();
-  if (checkpoint !== n - 1)
-    throw new Error(`The read models reached seq ${checkpoint}, expected ${n - 1}.`);
-  renameSync(building, path);
-  console.log(`open-memory: built in ${((performance.now() - start) / 1000).toFixed(1)} s`);
-  return path;
-}
-
-/** Drops the file's pages from the OS page cache (GNU dd; false where that is not available). */
-function evictFromPageCache(path: string): boolean {
-  const dd = spawnSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0', 'status=none']);
-  return dd.status === 0;
-}
-
-/** Deletes a SQLite file with its WAL and shared-memory files. */
-function removeDatabase(path: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }

@@ -6,6 +6,8 @@
  * - `open <file> <samples>`: opens the store and memledger, times the first state page from
  *   process start, reports RSS, then times state pages and streamed states, then the same kind
  *   of pages again in the now warm process.
+ * - `open-unbundled <file> <samples>`: the same from dist/'s modules one by one (what tsc
+ *   compiled), not the bundle the package name resolves to: the same code, a longer import.
  * - `raw <file> <samples>`: the baseline: raw better-sqlite3 opens the file and reads the last
  *   100 events of the log, then times that read and the 100 events before random seqs.
  *
@@ -15,6 +17,10 @@
  * so their load time is reported apart. The `open` role loads better-sqlite3 among its imports and
  * times that apart too (`driverMs`): memledger loads it at its first open, where 0.2.0 loaded it
  * when imported, so the open call counts the same work in both and the driver's load is still seen.
+ *
+ * The open call also reports the minor page faults it took (`openCallPageFaults`): memory the
+ * process touches for the first time. How many depends on what ran before it (a longer import
+ * leaves more of the young generation already touched), and each costs microseconds here.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -30,6 +36,9 @@ const cpuMs = () => {
   return (user + system) / 1000;
 };
 
+/** Minor page faults of this process so far (pages it touched for the first time). */
+const pageFaults = () => process.resourceUsage().minorPageFault;
+
 /** When a reader's first read was done, from its clock's marks (ms since process start). */
 const processFigures = (importStart, openStart, firstPageAt, fromSpawnMs) => ({
   importMs: openStart - importStart,
@@ -40,17 +49,19 @@ const processFigures = (importStart, openStart, firstPageAt, fromSpawnMs) => ({
 
 const [role, file, samplesArg] = process.argv.slice(2);
 const samples = Number(samplesArg ?? 200);
-if (!file) throw new Error('usage: open-memory.reader.mjs open|raw <file> [samples]');
-if (role === 'open') await openMemory(file);
+if (!file) throw new Error('usage: open-memory.reader.mjs open|open-unbundled|raw <file> [samples]');
+if (role === 'open') await openMemory(file, 'memledger', 'memledger/sqlite');
+else if (role === 'open-unbundled') await openMemory(file, '../dist/index.js', '../dist/sqlite.js');
 else if (role === 'raw') await openRaw(file);
 else throw new Error(`Unknown role ${role}.`);
 
-async function openMemory(path) {
+async function openMemory(path, main, sqlite) {
   const importStart = performance.now();
-  const { openMemledger } = await import('memledger');
-  const { openSqliteStore } = await import('memledger/sqlite');
+  const { openMemledger } = await import(main);
+  const { openSqliteStore } = await import(sqlite);
   const driverStart = performance.now();
   await import('better-sqlite3');
+  const faultsBefore = pageFaults();
   const openStart = performance.now();
   const store = openSqliteStore({ path });
   const memledger = openMemledger({ store });
@@ -58,6 +69,7 @@ async function openMemory(path) {
   const checkpointBefore = memory.readModelSeq;
   const first = await memory.statePage({ limit: 100 });
   const firstPageAt = performance.now();
+  const openCallPageFaults = pageFaults() - faultsBefore;
   const fromSpawnMs = sinceSpawn();
   const rssAfterFirstPage = process.memoryUsage().rss;
   const head = first.lastSeq ?? -1;
@@ -101,6 +113,7 @@ async function openMemory(path) {
     JSON.stringify({
       ...processFigures(importStart, openStart, firstPageAt, fromSpawnMs),
       driverMs: openStart - driverStart,
+      openCallPageFaults,
       rssAfterFirstPage,
       rssAfterLoop,
       checkpointBefore,
