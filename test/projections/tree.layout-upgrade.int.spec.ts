@@ -1,7 +1,7 @@
 /**
  * A change of the tree's layout on a live file: the next layout keeps the tree's as its
  * `previous`, so roots and proofs go on being answered from the rows the file holds while the
- * new rows are built beside them from the log, appends reach both, and once caught up the new
+ * new rows are built beside them from the log, catch-ups reach both, and once caught up the new
  * rows serve (the old table dropped) with the same roots, read by the runtime and by
  * `recordedTree` alike. Layout 2 here is layout 1's code under another version: what a release
  * that changes the rows would ship beside its own.
@@ -65,6 +65,8 @@ describe('a change of the tree’s layout', () => {
       await first.store
         .log('m')
         .append(Array.from({ length: 2000 }, (_, i) => message(`m ${at + i}`)));
+    // The tree follows the log: caught up as a checkpoint would before answering.
+    await first.runtime.advance('m', { needed: ['tree'] });
     const before = toBase64(treeOf(first.runtime).root('m', EVENTS));
     await first.store.close();
 
@@ -77,6 +79,7 @@ describe('a change of the tree’s layout', () => {
       expect(toBase64(treeOf(second.runtime).root('m', EVENTS))).toBe(before);
       const [late] = await second.store.log('m').append([message('while building')]);
       expect(late!.seq).toBe(EVENTS);
+      await second.runtime.advance('m', { needed: ['tree'] });
       expect(treeOf(second.runtime).size('m')).toBe(EVENTS + 1);
       let answered = 0;
       for (let i = 0; i < 10_000 && building(second.runtime).length > 0; i++) {
@@ -88,6 +91,7 @@ describe('a change of the tree’s layout', () => {
       expect(answered).toBeGreaterThan(0);
 
       const root = toBase64(await referenceRoot(await leafInputs(second.store.log('m'))));
+      await second.runtime.advance('m', { needed: ['tree'] });
       const tree = treeOf(second.runtime);
       expect(tree.size('m')).toBe(EVENTS + 1);
       expect(toBase64(tree.root('m', EVENTS))).toBe(before);

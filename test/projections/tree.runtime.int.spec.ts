@@ -1,7 +1,7 @@
 /**
- * The tree on the projection runtime, as openMemledger registers it: on a SQLite file it is
- * written inside each append's own transaction (the rows are there before anything asks for a
- * checkpoint); a log written by the bare store gets its tree by catch-up on first use; a layout
+ * The tree on the projection runtime, as openMemledger registers it: on a SQLite file too it
+ * follows the log by catch-up (an append writes no tree row; the first checkpoint or proof after
+ * it writes them); a log written by the bare store gets its tree the same way on first use; a layout
  * version other than the tree's drops its rows and builds them again; and the tree a file holds
  * is read as it stands by `recordedTree`. Roots are checked against memledger/verify's, computed
  * from the leaf inputs alone.
@@ -34,27 +34,28 @@ function rowCount(path: string): number {
 }
 
 describe('the tree on the projection runtime', () => {
-  it('writes the leaves of an append on SQLite in the append transaction itself', async () => {
-    const path = join(dir, 'inline.db');
+  it('writes no leaf in an append on SQLite: the first checkpoint after it catches the tree up', async () => {
+    const path = join(dir, 'follows.db');
     const store = openSqliteStore({ path });
     const memledger = openMemledger({ store });
     try {
-      const memory = await memledger.memory('inline');
+      const memory = await memledger.memory('follows');
       await memory.recordMessage({ speaker: 'user', content: 'first words' });
       await memory.addDocument({ name: 'a.md', text: 'a document' });
-      // Nothing asked for a checkpoint or a proof: the rows came with the appends.
-      const found = recordedTree(store.embedded!.database, 'inline')!;
-      expect(found.tree.size('inline')).toBe(2);
-      expect(rowCount(path)).toBe(2);
-      const roots = await referenceRoots(await leafInputs(store.log('inline')));
-      expect(toBase64(found.tree.root('inline', 2))).toBe(toBase64(roots[2]!));
+      // Nothing asked for a checkpoint or a proof yet: the appends wrote no tree row.
+      expect(rowCount(path)).toBe(0);
+      const roots = await referenceRoots(await leafInputs(store.log('follows')));
       expect((await memory.checkpoint()).root).toBe(toBase64(roots[2]!));
+      const found = recordedTree(store.embedded!.database, 'follows')!;
+      expect(found.tree.size('follows')).toBe(2);
+      expect(rowCount(path)).toBe(2);
+      expect(toBase64(found.tree.root('follows', 2))).toBe(toBase64(roots[2]!));
     } finally {
       await memledger.close();
     }
   });
 
-  it('builds inline leaves from the canonical body each row holds, equal to the leaves of the stored fields', async () => {
+  it('builds leaves from the canonical body each row holds, equal to the leaves of the stored fields', async () => {
     const path = join(dir, 'canonical.db');
     const store = openSqliteStore({ path });
     const memledger = openMemledger({ store });
@@ -77,6 +78,7 @@ describe('the tree on the projection runtime', () => {
         db.close();
       }
       const roots = await referenceRoots(await leafInputs(store.log('canonical')));
+      await memory.checkpoint();
       const found = recordedTree(store.embedded!.database, 'canonical')!;
       expect(toBase64(found.tree.root('canonical', 4))).toBe(toBase64(roots[4]!));
     } finally {
@@ -84,7 +86,7 @@ describe('the tree on the projection runtime', () => {
     }
   });
 
-  it('catches up a log written without the tree on first use, then stays inline', async () => {
+  it('catches up a log written without the tree on first use, and again after each append', async () => {
     const path = join(dir, 'bare.db');
     const bare = openSqliteStore({ path });
     await bare.log('bare').append([message('one'), doc('two'), message('three')]);
@@ -98,6 +100,8 @@ describe('the tree on the projection runtime', () => {
       const roots = await referenceRoots(await leafInputs(store.log('bare')));
       expect([checkpoint.size, checkpoint.root]).toEqual([3, toBase64(roots[3]!)]);
       await memory.recordMessage({ speaker: 'user', content: 'four' });
+      expect(recordedTree(store.embedded!.database, 'bare')!.tree.size('bare')).toBe(3);
+      expect((await memory.checkpoint()).size).toBe(4);
       expect(recordedTree(store.embedded!.database, 'bare')!.tree.size('bare')).toBe(4);
     } finally {
       await memledger.close();
@@ -132,7 +136,9 @@ describe('the tree on the projection runtime', () => {
   it('reads no tree from a file whose tree is of another layout version', async () => {
     const path = join(dir, 'other-layout.db');
     const memledger = openMemledger({ store: openSqliteStore({ path }) });
-    await (await memledger.memory('m')).recordMessage({ speaker: 'user', content: 'x' });
+    const memory = await memledger.memory('m');
+    await memory.recordMessage({ speaker: 'user', content: 'x' });
+    await memory.checkpoint();
     await memledger.close();
     const db = new Database(path);
     try {

@@ -58,14 +58,20 @@ export interface TreeProjection extends Projection {
 }
 
 /**
- * The tree projection (`tree`, layout version 1). Its table is named through the runtime, so a
- * release that changes the rows' layout keeps this one as the next's `previous`: proofs are then
- * answered from these rows while the new ones are built beside them (docs/layout-upgrades.md).
+ * The tree projection (`tree`, layout version 1), following the log by catch-up. Its table is
+ * named through the runtime, so a release that changes the rows' layout keeps this one as the
+ * next's `previous`: proofs are then answered from these rows while the new ones are built
+ * beside them (docs/layout-upgrades.md).
  */
 export const treeProjection: TreeProjection = {
   name: 'tree',
   version: 1,
   tables: [TREE_ROWS_TABLE],
+  // Caught up from the log before each checkpoint and proof, as on EventStoreDB, not written in
+  // each append's transaction: hashing every event and a row per leaf there cost appends more
+  // than the verifiable log's 1.1x budget (BENCHMARKS.md). Evidence against a writer of the file
+  // is the signed checkpoints, not the tree (docs/verifiable-log.md).
+  inline: false,
   open: (context) => openTree(context),
 };
 
