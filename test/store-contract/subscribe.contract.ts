@@ -36,10 +36,16 @@ export function describeSubscribeContract(ctx: ContractContext): void {
       await log.append([message()]);
       const controller = new AbortController();
       const seen: Sequenced[] = [];
+      let sawFirst!: () => void;
+      const first = new Promise<void>((resolve) => (sawFirst = resolve));
       const loop = (async () => {
-        for await (const event of log.subscribe({ signal: controller.signal })) seen.push(event);
+        for await (const event of log.subscribe({ signal: controller.signal })) {
+          seen.push(event);
+          sawFirst();
+        }
       })();
-      await new Promise((r) => setTimeout(r, 50));
+      // Aborted once the subscription delivered (a fixed sleep lost that race on a loaded box).
+      await first;
       controller.abort();
       await loop;
       expect(seen.map((e) => e.seq)).toEqual([0]);
