@@ -30,7 +30,7 @@ export async function benchVerifiableLog(n = 1_000_000, samples = 1000): Promise
       'tree / read models rebuild ratio': build.tree / build.readModels,
       'target tree / rebuild ratio': 1.5,
       ...queries,
-      note: 'the tree of the existing log is built by the projection runtime catch-up (advance); appends through memledger apply it in their own transaction',
+      note: 'the tree of the existing log is built by the projection runtime catch-up (advance); a checkpoint after an append first catches the tree up by that append',
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
