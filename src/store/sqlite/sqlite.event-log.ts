@@ -8,6 +8,7 @@ import { ChangeFeed } from '../change-notifier.js';
 import type { ContentCodec } from '../content-codec.js';
 import type { AppendHook, MemoryStore } from '../event-log.port.js';
 import { checkMemoryId } from '../memory-id.js';
+import type { ProjectedEvent } from '../projection.port.js';
 import { decodeRow, typeOfCode } from './sqlite.codec.js';
 import { CommitGroups } from '../../db/group-commit.js';
 import { openSqliteFile, translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
@@ -36,7 +37,7 @@ export interface SqliteStoreOptions {
 }
 
 /** What every view of one open file shares (the store, and the store with a codec). */
-type SqliteFileContext = Omit<SqliteContext, 'hooks' | 'codec' | 'ready' | 'host'> & {
+type SqliteFileContext = Omit<SqliteContext, 'hooks' | 'runHook' | 'codec' | 'ready' | 'host'> & {
   readonly file: SqliteFile;
   readonly groups: CommitGroups;
   close(): void;
@@ -116,7 +117,11 @@ function sqliteStore(shared: SqliteFileContext, codec: ContentCodec | undefined)
     files,
   };
   const ready = codec?.start(host);
-  const context: SqliteContext = { ...shared, hooks, codec, ready, host };
+  const runHook = file.db.transaction(
+    (hook: AppendHook, memoryId: string, written: readonly ProjectedEvent[]) =>
+      hook(memoryId, written),
+  );
+  const context: SqliteContext = { ...shared, hooks, runHook, codec, ready, host };
   let codecClosed = false;
   const store: MemoryStore = {
     description: codec ? `${description}, ${codec.description}` : description,

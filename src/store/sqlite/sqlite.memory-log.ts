@@ -37,6 +37,12 @@ export interface SqliteContext {
   readonly typeOf: (code: number) => string;
   readonly decode: (row: EventRow, where: string) => Sequenced;
   readonly hooks: readonly AppendHook[];
+  /** Runs one hook in a savepoint of its own, so one that throws rolls back alone. */
+  readonly runHook: (
+    hook: AppendHook,
+    memoryId: string,
+    written: readonly ProjectedEvent[],
+  ) => void;
   readonly run: <T>(what: string, work: () => T) => T;
   /** Runs a transaction function in the next group commit (src/db/group-commit.ts). */
   readonly commitInGroup: <T>(what: string, work: () => T) => Promise<T>;
@@ -99,7 +105,7 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     if (projected.length > 0 && ctx.hooks.length > 0) {
       for (const hook of ctx.hooks) {
         try {
-          runHook(hook, memoryId, projected);
+          ctx.runHook(hook, memoryId, projected);
         } catch {
           // Its savepoint is rolled back: that projection stays at its checkpoint and the next
           // query's catch-up applies these events again (and reports the error if it persists).
@@ -108,7 +114,12 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     }
     return decision;
   };
-  const attempt = sql.db.transaction(appendTx);
+  // better-sqlite3 makes several functions for each transaction wrapper, which costs a handle
+  // microseconds: they are made at its first write, as catch-ups and reads open a handle each
+  // time and never write through it.
+  let appendInSavepoint: typeof appendTx | undefined;
+  const attempt: typeof appendTx = (events, expectedLastSeq, ownIds, plainOf) =>
+    (appendInSavepoint ??= sql.db.transaction(appendTx))(events, expectedLastSeq, ownIds, plainOf);
   /**
    * The append, decided first without looking up its own ids (the usual case: they are new).
    * That attempt is kept only when it wrote them all, which proves the log held none of them, so
@@ -130,17 +141,17 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     }
   };
   // Computed appends (recall) write no content: nothing to encode, only what comes back.
-  const computedAppend = sql.db.transaction(
-    (compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined) => {
-      const head = lastSeq();
-      const computed = compute(head);
-      if (computed === undefined) return undefined;
-      return guardedAppend(validateAppendInput(computed, limits), head, storedAsIs);
-    },
-  );
-  const runHook = sql.db.transaction(
-    (hook: AppendHook, id: string, written: readonly ProjectedEvent[]) => hook(id, written),
-  );
+  const computeThenAppend = (
+    compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined,
+  ) => {
+    const head = lastSeq();
+    const computed = compute(head);
+    if (computed === undefined) return undefined;
+    return guardedAppend(validateAppendInput(computed, limits), head, storedAsIs);
+  };
+  let computedInTransaction: typeof computeThenAppend | undefined;
+  const computedAppend = (compute: Parameters<typeof computeThenAppend>[0]) =>
+    (computedInTransaction ??= sql.db.transaction(computeThenAppend))(compute);
 
   return {
     memoryId,
