@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import { MemoryError, type Sequenced } from '../core/index.js';
 import { openSqliteFile } from '../db/sqlite-file.js';
+import { reading } from '../db/transactions.js';
 import { decodeTrustedJson } from '../store/codec.js';
 import type { EmbeddedDatabase } from '../store/event-log.port.js';
 import type { WalScrubber } from '../db/wal-scrub.js';
@@ -212,7 +213,7 @@ class ReadModelFile implements ReadModelDb, LayoutFile {
   }
 
   read<T>(work: () => T): T {
-    return this.db.inTransaction ? work() : this.db.transaction(work).deferred();
+    return reading(this.db, work);
   }
 
   close(): void {

@@ -16,7 +16,7 @@
  * found before the row leaves, so no erased vector survives in the cells, not even averaged.
  */
 import type Database from 'better-sqlite3';
-import { writing } from './vector-context.js';
+import { writing } from '../db/transactions.js';
 import { SEQ_SPAN, type VectorVersion } from './vector-layout.js';
 
 /** Rows per cell, on average, when a memory's cells are formed. */

@@ -33,8 +33,3 @@ export function isStale(
   if (progress.seq < 0) return false;
   return progress.seq > head.seq || context.windows.idAt(mem, progress.seq) !== progress.id;
 }
-
-/** Runs `work` in a write transaction, or in the caller's when one is open. */
-export function writing<T>(db: Database.Database, work: () => T): T {
-  return db.inTransaction ? work() : db.transaction(work).immediate();
-}

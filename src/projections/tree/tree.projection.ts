@@ -6,9 +6,9 @@
  * primary key; the log is never read or rehashed to answer them. Rows are only ever inserted,
  * as the log's are; a rebuild drops a memory's rows and computes the same ones again.
  */
-import type Database from 'better-sqlite3';
 import { MemoryError } from '../../core/index.js';
 import { multiRowInsert, RowBuffer } from '../../db/multi-row-insert.js';
+import { reading } from '../../db/transactions.js';
 import {
   eventsAfter,
   type ProjectedEvent,
@@ -100,8 +100,8 @@ function openTree(context: ProjectionContext): TreeHandler {
     });
   };
   /** Runs `work` over one memory's rows in one read transaction (one snapshot of the tree). */
-  const reading = <T>(memoryId: string, size: number, work: (rows: SubtreeSource) => T): T =>
-    snapshot(db, () => {
+  const readRows = <T>(memoryId: string, size: number, work: (rows: SubtreeSource) => T): T =>
+    reading(db, () => {
       // Reads write nothing: a memory without a key holds no leaves.
       const mem = context.existingKey(memoryId);
       checkSize(memoryId, size, checkpoint(mem) + 1);
@@ -151,25 +151,20 @@ function openTree(context: ProjectionContext): TreeHandler {
     agrees(memoryId, atCheckpoint) {
       const seq = atCheckpoint.event.seq;
       return leafHashOfEvent(memoryId, atCheckpoint).equals(
-        reading(memoryId, seq + 1, (rows) => rows.node(0, seq)),
+        readRows(memoryId, seq + 1, (rows) => rows.node(0, seq)),
       );
     },
-    size: (memoryId) => snapshot(db, () => checkpoint(context.existingKey(memoryId)) + 1),
-    root: (memoryId, size) => reading(memoryId, size, (rows) => treeRoot(rows, size)),
+    size: (memoryId) => reading(db, () => checkpoint(context.existingKey(memoryId)) + 1),
+    root: (memoryId, size) => readRows(memoryId, size, (rows) => treeRoot(rows, size)),
     inclusionPath: (memoryId, seq, size) =>
-      reading(memoryId, size, (rows) => inclusionPath(rows, seq, size)),
+      readRows(memoryId, size, (rows) => inclusionPath(rows, seq, size)),
     consistencyPath: (memoryId, from, to) =>
-      reading(memoryId, to, (rows) => consistencyPath(rows, from, to)),
+      readRows(memoryId, to, (rows) => consistencyPath(rows, from, to)),
     leafHash(memoryId, seq) {
       checkSize(memoryId, seq, Number.MAX_SAFE_INTEGER, 'seq');
-      return reading(memoryId, seq + 1, (rows) => Buffer.from(rows.node(0, seq)));
+      return readRows(memoryId, seq + 1, (rows) => Buffer.from(rows.node(0, seq)));
     },
   };
-}
-
-/** `work` in a read transaction, or inside the caller's when one is open. */
-function snapshot<T>(db: Database.Database, work: () => T): T {
-  return db.inTransaction ? work() : db.transaction(work).deferred();
 }
 
 function checkFollows(memoryId: string, projected: ProjectedEvent, expected: number): void {

@@ -1,0 +1,71 @@
+/**
+ * `reading` and `writing` (src/db/transactions.ts): work in one transaction of its own, or inside
+ * the caller's, with one wrapper per connection that runs whatever work it is given.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openConnection } from '../../src/db/better-sqlite3.js';
+import { reading, writing } from '../../src/db/transactions.js';
+
+let dir: string;
+let db: Database.Database;
+let other: Database.Database;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'memledger-transactions-'));
+  const path = join(dir, 'file.db');
+  db = openConnection(path);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE t (n INTEGER)');
+  other = openConnection(path);
+});
+afterEach(() => {
+  other.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const count = (on: Database.Database) =>
+  on.prepare<[], number>('SELECT count(*) FROM t').pluck().get()!;
+
+describe('work in a transaction of its own or the caller’s', () => {
+  it('reads one snapshot: another connection’s commit meanwhile is not seen', () => {
+    const seen = reading(db, () => {
+      const before = count(db);
+      other.prepare('INSERT INTO t VALUES (1)').run();
+      return [before, count(db), db.inTransaction];
+    });
+    expect(seen).toEqual([0, 0, true]);
+    expect(count(db)).toBe(1);
+  });
+
+  it('writes under the write lock and rolls everything back when the work throws', () => {
+    writing(db, () => db.prepare('INSERT INTO t VALUES (1)').run());
+    expect(() =>
+      writing(db, () => {
+        db.prepare('INSERT INTO t VALUES (2)').run();
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(count(other)).toBe(1);
+  });
+
+  it('runs inside the caller’s transaction when one is open, so the caller’s rollback takes it too', () => {
+    const outer = db.transaction(() => {
+      writing(db, () => db.prepare('INSERT INTO t VALUES (1)').run());
+      expect(reading(db, () => count(db))).toBe(1);
+      throw new Error('the caller gives up');
+    });
+    expect(() => outer.immediate()).toThrow('the caller gives up');
+    expect(count(db)).toBe(0);
+  });
+
+  it('gives each call its own work through the one wrapper of a connection', () => {
+    expect([reading(db, () => 'a'), reading(db, () => 'b'), writing(db, () => 'c')]).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+});
