@@ -27,3 +27,15 @@ export function reading<T>(db: Database.Database, work: () => T): T {
 export function writing<T>(db: Database.Database, work: () => T): T {
   return db.inTransaction ? work() : (runnerOf(db).immediate(work) as T);
 }
+
+/**
+ * `db.transaction(fn)`, made at its first call: a handle that may never write (a catch-up's, a
+ * reader's) then costs nothing for it.
+ */
+export function transactionAtFirstCall<A extends unknown[], R>(
+  db: Database.Database,
+  fn: (...args: A) => R,
+): (...args: A) => R {
+  let made: ((...args: A) => R) | undefined;
+  return (...args) => (made ??= db.transaction(fn))(...args);
+}

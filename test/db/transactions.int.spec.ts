@@ -1,13 +1,14 @@
 /**
  * `reading` and `writing` (src/db/transactions.ts): work in one transaction of its own, or inside
- * the caller's, with one wrapper per connection that runs whatever work it is given.
+ * the caller's, with one wrapper per connection that runs whatever work it is given; and
+ * `transactionAtFirstCall`, a transaction function made when it is first called.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openConnection } from '../../src/db/better-sqlite3.js';
-import { reading, writing } from '../../src/db/transactions.js';
+import { reading, transactionAtFirstCall, writing } from '../../src/db/transactions.js';
 
 let dir: string;
 let db: Database.Database;
@@ -67,5 +68,16 @@ describe('work in a transaction of its own or the caller’s', () => {
       'b',
       'c',
     ]);
+  });
+
+  it('runs a function made at its first call as a transaction: its arguments, its result, its rollback', () => {
+    const insert = transactionAtFirstCall(db, (n: number, fail: boolean) => {
+      db.prepare('INSERT INTO t VALUES (?)').run(n);
+      if (fail) throw new Error(`refused ${n}`);
+      return db.inTransaction;
+    });
+    expect(insert(1, false)).toBe(true);
+    expect(() => insert(2, true)).toThrow('refused 2');
+    expect(db.prepare<[], number>('SELECT n FROM t').pluck().all()).toEqual([1]);
   });
 });

@@ -25,6 +25,7 @@ import type {
 } from '../event-log.port.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { resolveReadRange } from '../read-range.js';
+import { transactionAtFirstCall } from '../../db/transactions.js';
 import { decodeTrustedStoredRow } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { insertLogRows, type PlainOf } from './sqlite.log-rows.js';
@@ -114,12 +115,9 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     }
     return decision;
   };
-  // better-sqlite3 makes several functions for each transaction wrapper, which costs a handle
-  // microseconds: they are made at its first write, as catch-ups and reads open a handle each
-  // time and never write through it.
-  let appendInSavepoint: typeof appendTx | undefined;
-  const attempt: typeof appendTx = (events, expectedLastSeq, ownIds, plainOf) =>
-    (appendInSavepoint ??= sql.db.transaction(appendTx))(events, expectedLastSeq, ownIds, plainOf);
+  // Made at the handle's first write: catch-ups and reads open a handle each time and never
+  // write through it, and each transaction wrapper costs microseconds to make.
+  const attempt = transactionAtFirstCall(sql.db, appendTx);
   /**
    * The append, decided first without looking up its own ids (the usual case: they are new).
    * That attempt is kept only when it wrote them all, which proves the log held none of them, so
@@ -141,17 +139,15 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     }
   };
   // Computed appends (recall) write no content: nothing to encode, only what comes back.
-  const computeThenAppend = (
-    compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined,
-  ) => {
-    const head = lastSeq();
-    const computed = compute(head);
-    if (computed === undefined) return undefined;
-    return guardedAppend(validateAppendInput(computed, limits), head, storedAsIs);
-  };
-  let computedInTransaction: typeof computeThenAppend | undefined;
-  const computedAppend = (compute: Parameters<typeof computeThenAppend>[0]) =>
-    (computedInTransaction ??= sql.db.transaction(computeThenAppend))(compute);
+  const computedAppend = transactionAtFirstCall(
+    sql.db,
+    (compute: (lastSeq: number | null) => readonly MemoryEvent[] | undefined) => {
+      const head = lastSeq();
+      const computed = compute(head);
+      if (computed === undefined) return undefined;
+      return guardedAppend(validateAppendInput(computed, limits), head, storedAsIs);
+    },
+  );
 
   return {
     memoryId,
