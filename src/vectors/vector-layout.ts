@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { MemoryError } from '../core/index.js';
+import { writing } from '../db/transactions.js';
 
 /** How the vectors a KNN reads are stored: as floats, or quantized with floats kept for re-scoring. */
 export type Quantization = 'none' | 'int8' | 'binary';
@@ -267,7 +268,7 @@ export function registeredVersions(db: Database.Database): VectorVersion[] {
 /** Drops a version's tables and progress (a retired model). */
 export function dropVectorVersion(db: Database.Database, key: string): void {
   if (!/^vec_[0-9a-f]{16}$/.test(key)) throw new Error(`Not a vector version key: ${key}`);
-  const run = () => {
+  writing(db, () => {
     db.exec(`DROP TABLE IF EXISTS ${key}_vec`);
     db.exec(`DROP TABLE IF EXISTS ${key}_keys`);
     db.exec(`DROP TABLE IF EXISTS ${key}_floats`);
@@ -275,7 +276,5 @@ export function dropVectorVersion(db: Database.Database, key: string): void {
     db.prepare('DELETE FROM vec_centres WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_cells WHERE key = ?').run(key);
     db.prepare('DELETE FROM vec_versions WHERE key = ?').run(key);
-  };
-  if (db.inTransaction) run();
-  else db.transaction(run).immediate();
+  });
 }
