@@ -68,9 +68,9 @@ export const treeProjection: TreeProjection = {
   version: 1,
   tables: [TREE_ROWS_TABLE],
   // Caught up from the log before each checkpoint and proof, as on EventStoreDB, not written in
-  // each append's transaction: hashing every event and a row per leaf there cost appends more
-  // than the verifiable log's 1.1x budget (BENCHMARKS.md). Evidence against a writer of the file
-  // is the signed checkpoints, not the tree (docs/verifiable-log.md).
+  // each append's transaction: hashing every event and a row per leaf there put appends over the
+  // verifiable log's budget (DESIGN.md; figures in BENCHMARKS.md). Evidence against a writer of
+  // the file is the signed checkpoints, not the tree (docs/verifiable-log.md).
   inline: false,
   open: (context) => openTree(context),
 };
