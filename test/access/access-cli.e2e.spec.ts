@@ -18,6 +18,28 @@ jest.setTimeout(120_000);
 
 const root = join(import.meta.dirname, '..', '..');
 
+/** `memledger access create` on the file `db`, with any further arguments after the grant's. */
+const createKey = (
+  db: string,
+  principal: string,
+  memories: string,
+  rights: string,
+  ...more: string[]
+) =>
+  runCli([
+    '--db',
+    db,
+    'access',
+    'create',
+    '--principal',
+    principal,
+    '--memories',
+    memories,
+    '--rights',
+    rights,
+    ...more,
+  ]);
+
 describe('memledger access on the store', () => {
   beforeAll(() => buildOnce());
 
@@ -25,19 +47,7 @@ describe('memledger access on the store', () => {
     const { db, cleanup } = tempWorkspace();
     try {
       expect(existsSync(db)).toBe(false);
-      const created = await runCli([
-        '--db',
-        db,
-        'access',
-        'create',
-        '--principal',
-        'agent-7',
-        '--memories',
-        'user-42, team-*',
-        '--rights',
-        'recall,read',
-        '--json',
-      ]);
+      const created = await createKey(db, 'agent-7', 'user-42, team-*', 'recall,read', '--json');
       expect(created.code).toBe(0);
       expect(existsSync(db)).toBe(true);
       const key = JSON.parse(created.stdout) as { id: string; secret: string; rights: string[] };
@@ -75,32 +85,10 @@ describe('memledger access on the store', () => {
   it('refuses bad rights, patterns and ids, naming them, and grants nothing', async () => {
     const { db, cleanup } = tempWorkspace();
     try {
-      const badRights = await runCli([
-        '--db',
-        db,
-        'access',
-        'create',
-        '--principal',
-        'a',
-        '--memories',
-        '*',
-        '--rights',
-        'read,fly',
-      ]);
+      const badRights = await createKey(db, 'a', '*', 'read,fly');
       expect(badRights.code).toBe(1);
       expect(badRights.stderr).toContain('error [VALIDATION_FAILED]: Invalid --rights "read,fly"');
-      const badPattern = await runCli([
-        '--db',
-        db,
-        'access',
-        'create',
-        '--principal',
-        'a',
-        '--memories',
-        'a*b',
-        '--rights',
-        'read',
-      ]);
+      const badPattern = await createKey(db, 'a', 'a*b', 'read');
       expect(badPattern.stderr).toContain('error [VALIDATION_FAILED]: Invalid --memories "a*b"');
       const unknown = await runCli(['--db', db, 'access', 'revoke', 'no-such-key']);
       expect(unknown.code).toBe(1);
@@ -116,18 +104,7 @@ describe('memledger access on the store', () => {
   it('revokes a key whose id begins with a dash (as one in 64 did before ids never do) after --', async () => {
     const { db, cleanup } = tempWorkspace();
     try {
-      const created = await runCli([
-        '--db',
-        db,
-        'access',
-        'create',
-        '--principal',
-        'old-agent',
-        '--memories',
-        'a',
-        '--rights',
-        'read',
-      ]);
+      const created = await createKey(db, 'old-agent', 'a', 'read');
       expect(created.code).toBe(0);
       // A grant as an earlier version could write it: the same row under a dash-first id.
       const file = new Database(db);
