@@ -40,8 +40,7 @@ export function storedFormOf(type: string, version: number, fields: unknown): St
 /**
  * An event as projections receive it from a store's read or append, its stored form made only
  * when a projection reads it (the read models and search never do). A class, so that making one
- * per event stays cheap (an object literal with a getter is not). `canonicalBody`: the body's
- * RFC 8785 text, when the store has it at hand (it just wrote it).
+ * per event stays cheap (an object literal with a getter is not).
  */
 export class LazyProjected implements ProjectedEvent {
   private form: StoredForm | undefined;
@@ -51,37 +50,11 @@ export class LazyProjected implements ProjectedEvent {
     private readonly type: string,
     private readonly version: number,
     private readonly fields: unknown,
-    private readonly canonicalBody?: string,
   ) {}
 
   get stored(): StoredForm {
-    this.form ??=
-      this.canonicalBody === undefined
-        ? storedFormOf(this.type, this.version, this.fields)
-        : new WrittenForm(this.type, this.version, this.fields, this.canonicalBody);
+    this.form ??= storedFormOf(this.type, this.version, this.fields);
     return this.form;
-  }
-}
-
-/**
- * The stored form of an event just written: its canonical text is all the tree reads, so the
- * body object is copied out of the fields only if another projection asks for it.
- */
-class WrittenForm implements StoredForm {
-  readonly #fields: unknown;
-  #body: StoredForm['body'] | undefined;
-
-  constructor(
-    readonly type: string,
-    readonly version: number,
-    fields: unknown,
-    readonly canonicalBody: string,
-  ) {
-    this.#fields = fields;
-  }
-
-  get body(): StoredForm['body'] {
-    return (this.#body ??= storedFormOf(this.type, this.version, this.#fields).body);
   }
 }
 

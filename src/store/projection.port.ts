@@ -24,12 +24,6 @@ export interface StoredForm {
   readonly version: number;
   /** Its fields as stored, without `seq`, `id` and `kind`: nothing upcast, sealed words sealed. */
   readonly body: Readonly<Record<string, unknown>>;
-  /**
-   * `body`'s RFC 8785 canonical JSON, when the store has it at hand: the SQLite store writes each
-   * body canonically and hands its text to the projections of the append that wrote it, so the
-   * verifiable log's leaf is not encoded a second time.
-   */
-  readonly canonicalBody?: string;
 }
 
 /** One event as projections receive it. */

@@ -30,7 +30,6 @@ export {
   leafBody,
   leafBytes,
   leafText,
-  leafTextOfBody,
   parseLeaf,
   type LeafEventType,
   type LeafInput,

@@ -60,15 +60,6 @@ export function leafText(input: LeafInput): string {
   return composeLeaf(input, canonicalJson(body, '$.body'));
 }
 
-/**
- * The text of a v1 leaf whose body is given as its RFC 8785 text (a store that keeps bodies
- * canonical hands it over, so nothing is encoded twice). Throws `LEAF_INVALID`.
- */
-export function leafTextOfBody(fields: Omit<LeafInput, 'body'>, canonicalBody: string): string {
-  checkFields(fields);
-  return composeLeaf(fields, canonicalBody);
-}
-
 function checkFields({ memory, seq, id, type, version }: Omit<LeafInput, 'body'>): void {
   if (typeof memory !== 'string' || !MEMORY_ID.test(memory)) {
     invalid(

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openMemledger } from '../../src/memory/index.js';
 import { recordedTree, TREE_ROWS_TABLE } from '../../src/projections/tree/index.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite.event-log.js';
-import { canonicalJson, toBase64 } from '../../src/verify/index.js';
+import { toBase64 } from '../../src/verify/index.js';
 import { doc, message } from '../support/events.js';
 import { leafInputs, referenceRoots } from './tree-drive.js';
 
@@ -55,7 +55,7 @@ describe('the tree on the projection runtime', () => {
     }
   });
 
-  it('builds leaves from the canonical body each row holds, equal to the leaves of the stored fields', async () => {
+  it('builds the leaves verify builds from the stored fields, with non-ASCII, escapes, a recall and a deletion', async () => {
     const path = join(dir, 'canonical.db');
     const store = openSqliteStore({ path });
     const memledger = openMemledger({ store });
@@ -68,15 +68,6 @@ describe('the tree on the projection runtime', () => {
       await memory.addDocument({ name: 'é/ü.md', text: '€ 1e+30 </script>' });
       await memory.recall({ query: 'emoji', limit: 5 });
       await memory.deleteContent({ targets: [written.id], reason: "test: a deletion's leaf" });
-      const db = new Database(path, { readonly: true });
-      try {
-        const payloads = db.prepare<[], string>('SELECT payload FROM event_log').pluck().all();
-        expect(payloads).toHaveLength(4);
-        for (const payload of payloads)
-          expect(canonicalJson(JSON.parse(payload) as unknown)).toBe(payload);
-      } finally {
-        db.close();
-      }
       const roots = await referenceRoots(await leafInputs(store.log('canonical')));
       await memory.checkpoint();
       const found = recordedTree(store.embedded!.database, 'canonical')!;

@@ -11,7 +11,6 @@ import {
   LEAF_EVENT_TYPES,
   isVerifyError,
   leafText,
-  leafTextOfBody,
   utf8,
   type LeafEventType,
   type LeafInput,
@@ -40,28 +39,17 @@ export function leafHashOfEvent(memoryId: string, projected: ProjectedEvent): Bu
   return leafHashOfText(leafTextOf(memoryId, projected));
 }
 
-/** The leaf's text, from the body's canonical text when the store handed it over. */
+/** The leaf's text. `EVENT_DECODE_FAILED` when the stored form is no v1 leaf. */
 function leafTextOf(memoryId: string, projected: ProjectedEvent): string {
-  const { event, stored } = projected;
   try {
-    const canonicalBody = stored.canonicalBody;
-    if (canonicalBody === undefined) return leafText(leafInputOf(memoryId, projected));
-    return leafTextOfBody(
-      {
-        memory: memoryId,
-        seq: event.seq,
-        id: event.id,
-        type: leafType(stored.type, memoryId, event.seq),
-        version: stored.version,
-      },
-      canonicalBody,
-    );
+    return leafText(leafInputOf(memoryId, projected));
   } catch (error) {
     if (!isVerifyError(error)) throw error;
+    const { seq } = projected.event;
     throw new MemoryError(
       'EVENT_DECODE_FAILED',
-      `The event at seq ${event.seq} of memory ${memoryId} has no memledger/leaf/v1 encoding: ${error.message}`,
-      { details: { memoryId, seq: event.seq }, cause: error },
+      `The event at seq ${seq} of memory ${memoryId} has no memledger/leaf/v1 encoding: ${error.message}`,
+      { details: { memoryId, seq }, cause: error },
     );
   }
 }

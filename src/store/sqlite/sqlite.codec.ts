@@ -13,7 +13,6 @@ import {
   type StoredFields,
 } from '../../core/index.js';
 import { idKey, idOfHex, idOfKey } from '../../db/encodings.js';
-import { canonicalJson, isVerifyError } from '../../verify/index.js';
 import {
   decodeEvent,
   decodeTrustedFields,
@@ -54,11 +53,7 @@ export interface EncodedRow {
   readonly id: Buffer | string;
   readonly type: number;
   readonly version: number;
-  /**
-   * The event's JSON without `seq`, `id` and `kind` (the columns hold them), in its RFC 8785
-   * canonical form: the body of the verifiable log's leaf as it is, so the leaf is not encoded
-   * apart (readers parse it as any JSON; rows written before were not canonical).
-   */
+  /** The event's JSON without `seq`, `id` and `kind` (the columns hold them). */
   readonly payload: string;
 }
 
@@ -69,21 +64,8 @@ export function encodeRow(event: MemoryEvent): EncodedRow {
     id: idKey(id),
     type: EVENT_TYPE_CODES[EVENT_TYPES[event.kind]],
     version: EVENT_VERSIONS[event.kind],
-    payload: canonicalPayload(rest, event.id),
+    payload: JSON.stringify(rest),
   };
-}
-
-/** The canonical JSON of a body; validated events always have one (strings are Unicode). */
-function canonicalPayload(body: Record<string, unknown>, id: string): string {
-  try {
-    return canonicalJson(body);
-  } catch (error) {
-    if (!isVerifyError(error)) throw error;
-    const path = typeof error.details.path === 'string' ? error.details.path : '$';
-    throw new MemoryError('VALIDATION_FAILED', `Event ${id}: ${error.message}`, {
-      issues: [{ path, message: error.message }],
-    });
-  }
 }
 
 /** A stored row of `event_log`, as read. */

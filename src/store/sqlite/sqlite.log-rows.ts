@@ -34,7 +34,7 @@ export function insertLogRows(
     const { id, type, version, payload } = encodeRow(event);
     const { kind } = event;
     const plain = plainOf(event);
-    written.push(new LazyProjected(plain, EVENT_TYPES[kind], EVENT_VERSIONS[kind], event, payload));
+    written.push(new LazyProjected(plain, EVENT_TYPES[kind], EVENT_VERSIONS[kind], event));
     if (event.kind !== 'deletion' && event.kind !== 'erasure') {
       rows.add(key, event.seq, id, type, version, payload);
       continue;
