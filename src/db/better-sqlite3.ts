@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { countRollbacks } from './transactions.js';
 
 const require = createRequire(import.meta.url);
 let loaded: typeof BetterSqlite3 | undefined;
@@ -34,6 +35,7 @@ export function openConnection(
   // `IN (SELECT … FROM json_each(?))` list opened one (BENCHMARKS.md, issue 29), and nothing a
   // query collects or sorts is left in a file an erasure cannot scrub.
   db.pragma('temp_store = MEMORY');
+  countRollbacks(db);
   return db;
 }
 

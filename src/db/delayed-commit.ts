@@ -20,6 +20,7 @@
  *   sharing one file never take turns waiting for each other's delays.
  */
 import type Database from 'better-sqlite3';
+import { noteRollback } from './transactions.js';
 
 /** The connections of this process with a delayed transaction open, by file path. */
 const openByPath = new Map<string, Set<DelayedCommit>>();
@@ -118,6 +119,7 @@ export class DelayedCommit {
   }
 
   private end(failed: boolean): void {
+    if (failed) noteRollback(this.db);
     clearTimeout(this.timer);
     this.timer = undefined;
     openByPath.get(this.path)?.delete(this);

@@ -39,3 +39,89 @@ export function transactionAtFirstCall<A extends unknown[], R>(
   let made: ((...args: A) => R) | undefined;
   return (...args) => (made ??= db.transaction(fn))(...args);
 }
+
+/**
+ * The rollbacks of one connection's transactions and savepoints, counted so that what the process
+ * remembers of the file is forgotten when a write it remembers may have been undone
+ * ({@link AssignedKeys}).
+ */
+interface RollbackCount {
+  n: number;
+}
+
+const rollbackCounts = new WeakMap<Database.Database, RollbackCount>();
+
+function rollbackCountOf(db: Database.Database): RollbackCount {
+  let count = rollbackCounts.get(db);
+  if (count === undefined) rollbackCounts.set(db, (count = { n: 0 }));
+  return count;
+}
+
+/** Records a rollback `db`'s transaction functions did not see (a transaction begun by hand). */
+export function noteRollback(db: Database.Database): void {
+  rollbackCountOf(db).n++;
+}
+
+type TransactionFunction = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * Makes every transaction function of `db` count its rollbacks: better-sqlite3 rolls a
+ * transaction (or, nested, a savepoint) back whenever its function throws, a failed COMMIT
+ * included. Called once, where connections are opened (src/db/better-sqlite3.ts), so that no
+ * transaction of the process's own connections is left out.
+ */
+export function countRollbacks(db: Database.Database): void {
+  const count = rollbackCountOf(db);
+  const make = db.transaction.bind(db);
+  const counted = (run: TransactionFunction): TransactionFunction =>
+    function (this: unknown, ...args) {
+      try {
+        return run.apply(this, args);
+      } catch (error) {
+        count.n++;
+        throw error;
+      }
+    };
+  db.transaction = ((fn: TransactionFunction) => {
+    const made = make(fn) as unknown as Record<string, TransactionFunction> & TransactionFunction;
+    return Object.assign(counted(made), {
+      default: counted(made.default!),
+      deferred: counted(made.deferred!),
+      immediate: counted(made.immediate!),
+      exclusive: counted(made.exclusive!),
+    });
+  }) as typeof db.transaction;
+}
+
+/**
+ * Keys the file gave (a memory id's integer key), remembered by the process: a key never changes
+ * once committed, but one given in a transaction or savepoint that then rolled back is gone from
+ * the file, and the next memory to ask may be given its number. So every rollback of the
+ * connection makes the cache forget all it holds, and the keys are read again.
+ */
+export class AssignedKeys<K, V> {
+  private readonly byKey = new Map<K, V>();
+  private readonly rollbacks: RollbackCount;
+  private seen: number;
+
+  constructor(db: Database.Database) {
+    this.rollbacks = rollbackCountOf(db);
+    this.seen = this.rollbacks.n;
+  }
+
+  get(key: K): V | undefined {
+    this.forgetAfterRollback();
+    return this.byKey.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.forgetAfterRollback();
+    this.byKey.set(key, value);
+  }
+
+  private forgetAfterRollback(): void {
+    if (this.rollbacks.n === this.seen) return;
+    this.byKey.clear();
+    this.seen = this.rollbacks.n;
+  }
+}

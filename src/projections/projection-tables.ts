@@ -5,6 +5,7 @@
  * rows by it: 8 bytes, not the memory id's text, in every row).
  */
 import type Database from 'better-sqlite3';
+import { AssignedKeys } from '../db/transactions.js';
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS projection_versions (
@@ -128,14 +129,15 @@ export function tablesOf(
   return [...new Set([...(recorded?.tables ?? []), ...layoutOf(projection, suffix).tables])];
 }
 
-/** Memory ids and their keys, cached: a key never changes once given. */
+/** Memory ids and their keys, remembered while no rollback may have undone one. */
 export class MemoryKeys {
-  private readonly cache = new Map<string, number>();
+  private readonly cache: AssignedKeys<string, number>;
   private readonly find: Database.Statement<[string], number>;
   private readonly insert: Database.Statement<[string]>;
 
   constructor(db: Database.Database) {
     db.exec(TABLES);
+    this.cache = new AssignedKeys(db);
     this.find = db
       .prepare<[string], number>('SELECT mem FROM projection_memories WHERE memory_id = ?')
       .pluck();

@@ -8,6 +8,7 @@
  * memory's key from the serving one, so a key a caller holds stays right across a switch.
  */
 import type Database from 'better-sqlite3';
+import { AssignedKeys } from '../db/transactions.js';
 import type { SeqsOf } from './item-seqs.js';
 import type { ReadModelNames } from './read-model.names.js';
 import { prepareQueries, type LoadEvents, type ReadModelQueries } from './read-model.queries.js';
@@ -64,7 +65,7 @@ export function openReadModelLayout(file: LayoutFile, names: ReadModelNames): Re
   const { db, withPayloads } = file;
   ensureReadModelSchema(db, withPayloads, names);
   const { rm_memories: memories, rm_items: items, rm_recall_uses: uses, rm_payloads } = names;
-  const keys = new Map<string, number>();
+  const keys = new AssignedKeys<string, number>(db);
   const ids = new Map<number, string>();
   const { load, seqsOf } = file.access(names, (mem) => ids.get(mem)!);
   const search = prepareSearchReadModel(db, names);

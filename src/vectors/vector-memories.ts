@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { AssignedKeys } from '../db/transactions.js';
 import type { ItemWindows } from './item-windows.js';
 
 /**
@@ -6,7 +7,7 @@ import type { ItemWindows } from './item-windows.js';
  * are rebuilt under a new layout, the vectors' rows (keyed `vmem * 2^40 + seq`) must not.
  */
 export class VectorMemories {
-  private readonly known = new Map<number, number>();
+  private readonly known: AssignedKeys<number, number>;
   private readonly find: Database.Statement<[string], number>;
   private readonly insert: Database.Statement<[string]>;
 
@@ -14,6 +15,7 @@ export class VectorMemories {
     db: Database.Database,
     private readonly windows: ItemWindows,
   ) {
+    this.known = new AssignedKeys(db);
     this.find = db
       .prepare<[string], number>('SELECT vmem FROM vec_memories WHERE memory_id = ?')
       .pluck();

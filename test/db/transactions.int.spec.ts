@@ -1,14 +1,21 @@
 /**
  * `reading` and `writing` (src/db/transactions.ts): work in one transaction of its own, or inside
- * the caller's, with one wrapper per connection that runs whatever work it is given; and
- * `transactionAtFirstCall`, a transaction function made when it is first called.
+ * the caller's, with one wrapper per connection that runs whatever work it is given;
+ * `transactionAtFirstCall`, a transaction function made when it is first called; and
+ * `AssignedKeys`, which forgets what it holds when a transaction of its connection rolls back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openConnection } from '../../src/db/better-sqlite3.js';
-import { reading, transactionAtFirstCall, writing } from '../../src/db/transactions.js';
+import {
+  AssignedKeys,
+  noteRollback,
+  reading,
+  transactionAtFirstCall,
+  writing,
+} from '../../src/db/transactions.js';
 
 let dir: string;
 let db: Database.Database;
@@ -79,5 +86,56 @@ describe('work in a transaction of its own or the caller’s', () => {
     expect(insert(1, false)).toBe(true);
     expect(() => insert(2, true)).toThrow('refused 2');
     expect(db.prepare<[], number>('SELECT n FROM t').pluck().all()).toEqual([1]);
+  });
+});
+
+describe('keys remembered across transactions', () => {
+  it('keeps what a committed transaction set', () => {
+    const keys = new AssignedKeys<string, number>(db);
+    writing(db, () => keys.set('m', 1));
+    expect(keys.get('m')).toBe(1);
+  });
+
+  it('forgets everything once a transaction of the connection rolled back', () => {
+    const keys = new AssignedKeys<string, number>(db);
+    keys.set('kept until now', 1);
+    expect(() =>
+      writing(db, () => {
+        keys.set('m', 2);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(keys.get('m')).toBeUndefined();
+    expect(keys.get('kept until now')).toBeUndefined();
+  });
+
+  it('forgets on a savepoint rolled back inside a transaction that commits', () => {
+    const keys = new AssignedKeys<string, number>(db);
+    const nested = db.transaction(() => {
+      keys.set('m', 1);
+      throw new Error('savepoint rolled back');
+    });
+    writing(db, () => expect(() => nested()).toThrow('savepoint rolled back'));
+    expect(keys.get('m')).toBeUndefined();
+  });
+
+  it('forgets on a rollback of a transaction begun by hand, once noted', () => {
+    const keys = new AssignedKeys<string, number>(db);
+    keys.set('m', 1);
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    noteRollback(db);
+    expect(keys.get('m')).toBeUndefined();
+  });
+
+  it("forgets nothing for another connection's rollback", () => {
+    const keys = new AssignedKeys<string, number>(db);
+    keys.set('m', 1);
+    expect(() =>
+      writing(other, () => {
+        throw new Error('rolled back elsewhere');
+      }),
+    ).toThrow('rolled back elsewhere');
+    expect(keys.get('m')).toBe(1);
   });
 });
