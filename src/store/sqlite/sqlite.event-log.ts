@@ -11,6 +11,7 @@ import { checkMemoryId } from '../memory-id.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { decodeRow, typeOfCode } from './sqlite.codec.js';
 import { CommitGroups } from '../../db/group-commit.js';
+import { AssignedKeys } from '../../db/transactions.js';
 import { openSqliteFile, translateSqliteError, type SqliteFile } from '../../db/sqlite-file.js';
 import { prepareLayout } from './sqlite.migrate.js';
 import { embeddedDatabase } from './sqlite.embedded.js';
@@ -71,6 +72,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     }
   };
   const groups = new CommitGroups(db);
+  const memoryKeys = new AssignedKeys<string, number>(db);
   // `run` for a write: the closed check now, the transaction with the next group commit.
   const commitInGroup = async <T>(what: string, work: () => T): Promise<T> => {
     const submitted = run(what, () => groups.submit(work));
@@ -82,6 +84,7 @@ export function openSqliteStore(options: SqliteStoreOptions): MemoryStore {
     file,
     groups,
     statements,
+    memoryKeys,
     typeOf,
     decode,
     run,

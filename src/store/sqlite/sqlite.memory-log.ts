@@ -25,7 +25,7 @@ import type {
 } from '../event-log.port.js';
 import type { ProjectedEvent } from '../projection.port.js';
 import { resolveReadRange } from '../read-range.js';
-import { transactionAtFirstCall } from '../../db/transactions.js';
+import { transactionAtFirstCall, type AssignedKeys } from '../../db/transactions.js';
 import { decodeTrustedStoredRow } from './sqlite.codec.js';
 import { storedEntries } from './sqlite.entries.js';
 import { insertLogRows, type PlainOf } from './sqlite.log-rows.js';
@@ -34,6 +34,8 @@ import type { EventRow, Statements } from './sqlite.statements.js';
 /** What every log of one store shares. */
 export interface SqliteContext {
   readonly statements: Statements;
+  /** The memories' keys in the log, remembered (a rollback makes them read again). */
+  readonly memoryKeys: AssignedKeys<string, number>;
   /** The wire type of a stored type code. */
   readonly typeOf: (code: number) => string;
   readonly decode: (row: EventRow, where: string) => Sequenced;
@@ -75,6 +77,15 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   // Trusted reads feed catch-ups, which take whole ranges: larger pages, fewer statements.
   const pageSize = (options: ReadOptions) => (options.trusted ? 4096 : 512);
   const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
+  /** The memory's key, or undefined before its first append. */
+  const keyOf = (): number | undefined => {
+    let key = ctx.memoryKeys.get(memoryId);
+    if (key === undefined) {
+      key = sql.memoryKey.get(memoryId);
+      if (key !== undefined) ctx.memoryKeys.set(memoryId, key);
+    }
+    return key;
+  };
   const entriesOf = storedEntries(sql, memoryId, where, ctx.typeOf, decode);
 
   /**
@@ -91,7 +102,8 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   ) => {
     const own = new Set(events.map((e) => e.id));
     const entries = entriesOf(ownIds ? idsNamedBy(events) : idsReferencedBy(events), own);
-    const head = lastSeq();
+    const known = keyOf();
+    const head = known === undefined ? null : (sql.lastSeqOfKey.get(known) ?? null);
     // Idempotency compares the stored forms: sealing is deterministic for one item and one
     // content (src/keys/content-seal.ts), so the same words seal to the same bytes.
     const decision = decideAppend({ memoryId, lastSeq: head, entries }, events, expectedLastSeq);
@@ -99,8 +111,11 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     // events; one that holds events has its key already (keys are never deleted).
     let projected: readonly ProjectedEvent[] = [];
     if (decision.toWrite.length > 0) {
-      if (head === null) sql.insertMemory.run(memoryId);
-      const key = sql.memoryKey.get(memoryId)!;
+      let key = known;
+      if (key === undefined) {
+        sql.insertMemory.run(memoryId);
+        key = keyOf()!;
+      }
       projected = insertLogRows(sql, key, decision.toWrite, { where, plainOf });
     }
     if (projected.length > 0 && ctx.hooks.length > 0) {

@@ -30,6 +30,8 @@ export interface Statements {
   readonly insertMemory: Database.Statement<[string]>;
   /** Plucked: the highest seq of a memory, or null. */
   readonly lastSeq: Database.Statement<[string], number | null>;
+  /** Plucked: the highest seq of the memory keyed so, or null. */
+  readonly lastSeqOfKey: Database.Statement<[number], number | null>;
   /** Plucked: every memory id that holds an event. */
   readonly memoryIds: Database.Statement<[], string>;
   /** One id's row with its Deletion, payload included (for idempotency comparisons). */
@@ -96,6 +98,9 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     lastSeq: db
       .prepare<[string], number | null>(`SELECT MAX(seq) FROM event_log WHERE memory = ${MEMORY}`)
+      .pluck(),
+    lastSeqOfKey: db
+      .prepare<[number], number | null>('SELECT MAX(seq) FROM event_log WHERE memory = ?')
       .pluck(),
     memoryIds: db.prepare<[], string>('SELECT memory_id FROM memories ORDER BY memory_id').pluck(),
     // Payloads (possibly megabytes of document text) are read only for the ids being appended,
