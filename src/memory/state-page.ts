@@ -17,9 +17,9 @@ export function pageOfState(state: MemoryState, options: PageOptions = {}): Stat
   const seqOf = new Map<string, number>(
     [...state.messages, ...state.documents].map((item) => [item.id, item.seq]),
   );
-  const byDeletion = Object.entries(state.deleted).sort(
-    ([a, x], [b, y]) => x.seq - y.seq || seqOf.get(a)! - seqOf.get(b)!,
-  );
+  const byDeletion = Object.entries(state.deleted)
+    .sort(([a, x], [b, y]) => x.seq - y.seq || seqOf.get(a)! - seqOf.get(b)!)
+    .map(([id, deletion]) => [id, deletion, seqOf.get(id)!] as const);
   return fillStatePage(page, {
     lastSeq: state.lastSeq,
     totals: {
@@ -33,9 +33,9 @@ export function pageOfState(state: MemoryState, options: PageOptions = {}): Stat
     visibleDocuments: window(state.visibleDocuments),
     deleted: window(byDeletion),
     erasureOf: (id) => state.erased[id],
-    recallStats: (ids) => {
+    recallStats: (onPage) => {
       const stats: Record<string, RecallStat> = {};
-      for (const id of ids) {
+      for (const id of onPage.values()) {
         const stat = state.recallStats[id];
         if (stat) stats[id] = stat;
       }

@@ -137,12 +137,10 @@ export function prepareQueries(
     const events = load(mem, seqs);
     return seqs.map((seq) => events.get(seq)).filter((e): e is T => e !== undefined);
   };
-  const statsOf = (mem: number, items: ReadonlyMap<string, number>, n: number) => {
+  /** The recall stats as of `n` of the items `idOf` names by seq, in one grouped read. */
+  const statsOf = (mem: number, idOf: ReadonlyMap<number, string>, n: number) => {
     const stats: Record<string, RecallStat> = {};
-    if (items.size === 0) return stats;
-    const idOf = new Map<number, string>();
-    for (const [id, seq] of items) idOf.set(seq, id);
-    // One grouped read for the whole page.
+    if (idOf.size === 0) return stats;
     for (const [seq, count, last, ts] of sql.recallStats.all(
       mem,
       JSON.stringify([...idOf.keys()]),
@@ -184,21 +182,14 @@ export function prepareQueries(
         visibleMessages: inOrder<Sequenced<StoredMessage>>(messageSeqs),
         visibleDocuments: inOrder<Sequenced<StoredDocument>>(documentSeqs),
         deleted: deletedRows.map(
-          ([id, deletedSeq]) => [id, events.get(deletedSeq) as Sequenced<Deletion>] as const,
+          ([id, deletedSeq, , seq]) =>
+            [id, events.get(deletedSeq) as Sequenced<Deletion>, seq] as const,
         ),
         erasureOf: (id) => {
           const seq = erasureSeq.get(id);
           return seq === undefined ? undefined : (events.get(seq) as Sequenced<Erasure>);
         },
-        recallStats: (ids) => {
-          const seqOf = new Map<string, number>();
-          for (const seq of [...messageSeqs, ...documentSeqs]) {
-            const item = events.get(seq);
-            if (item !== undefined) seqOf.set(item.id, seq);
-          }
-          for (const [id, , , seq] of deletedRows) seqOf.set(id, seq);
-          return statsOf(mem, new Map(ids.map((id) => [id, seqOf.get(id)!])), n);
-        },
+        recallStats: (onPage) => statsOf(mem, onPage, n),
       });
     },
 

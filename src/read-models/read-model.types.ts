@@ -133,15 +133,16 @@ export interface PageCandidates {
   readonly totals: StatePage['totals'];
   readonly visibleMessages: readonly Sequenced<StoredMessage>[];
   readonly visibleDocuments: readonly Sequenced<StoredDocument>[];
-  /** Deleted id and the Deletion that removed it, in the order of the deletions. */
-  readonly deleted: readonly (readonly [string, Sequenced<Deletion>])[];
+  /** Deleted id, the Deletion that removed it and the item's seq, in the order of the deletions. */
+  readonly deleted: readonly (readonly [id: string, deletion: Sequenced<Deletion>, seq: number])[];
   /** The Erasure (by then) of a deleted id, when there is one. */
   erasureOf(id: string): Sequenced<Erasure> | undefined;
   /**
-   * The recall statistics of the items that made it onto the page, by id: visible content and
-   * deleted content alike (an audit wants to know that a deleted item was read).
+   * The recall statistics of the items that made it onto the page (their ids by seq), by id:
+   * visible content and deleted content alike (an audit wants to know that a deleted item was
+   * read).
    */
-  recallStats(ids: readonly string[]): Readonly<Record<string, RecallStat>>;
+  recallStats(items: ReadonlyMap<number, string>): Readonly<Record<string, RecallStat>>;
 }
 
 /** Cuts the lists to the page's limit and byte budget, in order, and assembles the page. */
@@ -152,9 +153,13 @@ export function fillStatePage(page: ResolvedPage, from: PageCandidates): StatePa
   const deletedPage = fill.take(from.deleted.map(([, deletion]) => deletion));
   const deleted: Record<string, Sequenced<Deletion>> = {};
   const erased: Record<string, Sequenced<Erasure>> = {};
+  const onPage = new Map<number, string>();
+  for (const item of messages.items) onPage.set(item.seq, item.id);
+  for (const item of documents.items) onPage.set(item.seq, item.id);
   deletedPage.items.forEach((deletion, i) => {
-    const id = from.deleted[i]![0];
+    const [id, , seq] = from.deleted[i]!;
     deleted[id] = deletion;
+    onPage.set(seq, id);
     const erasure = from.erasureOf(id);
     if (erasure) erased[id] = erasure;
   });
@@ -174,11 +179,7 @@ export function fillStatePage(page: ResolvedPage, from: PageCandidates): StatePa
     totals: from.totals,
     deleted,
     erased,
-    recallStats: from.recallStats([
-      ...messages.items.map((item) => item.id),
-      ...documents.items.map((item) => item.id),
-      ...Object.keys(deleted),
-    ]),
+    recallStats: from.recallStats(onPage),
   };
 }
 
