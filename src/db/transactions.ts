@@ -109,19 +109,17 @@ export class AssignedKeys<K, V> {
     this.seen = this.rollbacks.n;
   }
 
-  get(key: K): V | undefined {
-    this.forgetAfterRollback();
-    return this.byKey.get(key);
-  }
-
-  set(key: K, value: V): void {
-    this.forgetAfterRollback();
-    this.byKey.set(key, value);
-  }
-
-  private forgetAfterRollback(): void {
-    if (this.rollbacks.n === this.seen) return;
-    this.byKey.clear();
-    this.seen = this.rollbacks.n;
+  /** The value remembered for `key`, else the one `find` reads, remembered when there is one. */
+  of(key: K, find: () => V | undefined): V | undefined {
+    if (this.rollbacks.n !== this.seen) {
+      this.byKey.clear();
+      this.seen = this.rollbacks.n;
+    }
+    let value = this.byKey.get(key);
+    if (value === undefined) {
+      value = find();
+      if (value !== undefined) this.byKey.set(key, value);
+    }
+    return value;
   }
 }

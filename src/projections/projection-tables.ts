@@ -148,19 +148,14 @@ export class MemoryKeys {
 
   /** The memory's key, or undefined while it has none. */
   existing(memoryId: string): number | undefined {
-    const key = this.cache.get(memoryId) ?? this.find.get(memoryId);
-    if (key !== undefined) this.cache.set(memoryId, key);
-    return key;
+    return this.cache.of(memoryId, () => this.find.get(memoryId));
   }
 
   /** The memory's key, created when it has none (a write: call it in a transaction). */
   keyOf(memoryId: string): number {
-    let key = this.cache.get(memoryId) ?? this.find.get(memoryId);
-    if (key === undefined) {
+    return this.cache.of(memoryId, () => {
       this.insert.run(memoryId);
-      key = this.find.get(memoryId)!;
-    }
-    this.cache.set(memoryId, key);
-    return key;
+      return this.find.get(memoryId);
+    })!;
   }
 }

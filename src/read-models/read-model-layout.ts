@@ -92,14 +92,12 @@ export function openReadModelLayout(file: LayoutFile, names: ReadModelNames): Re
     wholeState: prepareWholeState(db, load, names),
     search,
     keyOf(memoryId) {
-      let mem = keys.get(memoryId);
-      if (mem === undefined) {
-        mem = sql.keyOf.get(memoryId);
-        if (mem === undefined) return NO_ROWS;
-        keys.set(memoryId, mem);
-        ids.set(mem, memoryId);
-      }
-      return mem;
+      const mem = keys.of(memoryId, () => {
+        const found = sql.keyOf.get(memoryId);
+        if (found !== undefined) ids.set(found, memoryId);
+        return found;
+      });
+      return mem ?? NO_ROWS;
     },
     createKey(memoryId) {
       const mem = layout.keyOf(memoryId);

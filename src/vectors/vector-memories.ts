@@ -24,16 +24,13 @@ export class VectorMemories {
 
   /** The vectors' key of the read models' key `mem`; created when `create` (else undefined). */
   vmemOf(mem: number, create: boolean): number | undefined {
-    const known = this.known.get(mem);
-    if (known !== undefined) return known;
-    const memoryId = this.windows.memoryIdOf(mem);
-    if (memoryId === undefined) return undefined;
-    let vmem = this.find.get(memoryId);
-    if (vmem === undefined && create) {
+    return this.known.of(mem, () => {
+      const memoryId = this.windows.memoryIdOf(mem);
+      if (memoryId === undefined) return undefined;
+      const vmem = this.find.get(memoryId);
+      if (vmem !== undefined || !create) return vmem;
       this.insert.run(memoryId);
-      vmem = this.find.get(memoryId);
-    }
-    if (vmem !== undefined) this.known.set(mem, vmem);
-    return vmem;
+      return this.find.get(memoryId);
+    });
   }
 }

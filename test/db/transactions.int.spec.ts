@@ -92,50 +92,50 @@ describe('work in a transaction of its own or the caller’s', () => {
 describe('keys remembered across transactions', () => {
   it('keeps what a committed transaction set', () => {
     const keys = new AssignedKeys<string, number>(db);
-    writing(db, () => keys.set('m', 1));
-    expect(keys.get('m')).toBe(1);
+    writing(db, () => keys.of('m', () => 1));
+    expect(keys.of('m', () => undefined)).toBe(1);
   });
 
   it('forgets everything once a transaction of the connection rolled back', () => {
     const keys = new AssignedKeys<string, number>(db);
-    keys.set('kept until now', 1);
+    keys.of('kept until now', () => 1);
     expect(() =>
       writing(db, () => {
-        keys.set('m', 2);
+        keys.of('m', () => 2);
         throw new Error('rolled back');
       }),
     ).toThrow('rolled back');
-    expect(keys.get('m')).toBeUndefined();
-    expect(keys.get('kept until now')).toBeUndefined();
+    expect(keys.of('m', () => undefined)).toBeUndefined();
+    expect(keys.of('kept until now', () => undefined)).toBeUndefined();
   });
 
   it('forgets on a savepoint rolled back inside a transaction that commits', () => {
     const keys = new AssignedKeys<string, number>(db);
     const nested = db.transaction(() => {
-      keys.set('m', 1);
+      keys.of('m', () => 1);
       throw new Error('savepoint rolled back');
     });
     writing(db, () => expect(() => nested()).toThrow('savepoint rolled back'));
-    expect(keys.get('m')).toBeUndefined();
+    expect(keys.of('m', () => undefined)).toBeUndefined();
   });
 
   it('forgets on a rollback of a transaction begun by hand, once noted', () => {
     const keys = new AssignedKeys<string, number>(db);
-    keys.set('m', 1);
+    keys.of('m', () => 1);
     db.exec('BEGIN IMMEDIATE');
     db.exec('ROLLBACK');
     noteRollback(db);
-    expect(keys.get('m')).toBeUndefined();
+    expect(keys.of('m', () => undefined)).toBeUndefined();
   });
 
   it("forgets nothing for another connection's rollback", () => {
     const keys = new AssignedKeys<string, number>(db);
-    keys.set('m', 1);
+    keys.of('m', () => 1);
     expect(() =>
       writing(other, () => {
         throw new Error('rolled back elsewhere');
       }),
     ).toThrow('rolled back elsewhere');
-    expect(keys.get('m')).toBe(1);
+    expect(keys.of('m', () => undefined)).toBe(1);
   });
 });

@@ -76,15 +76,12 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     codec ? codec.decode(memoryId, events) : events;
   // Trusted reads feed catch-ups, which take whole ranges: larger pages, fewer statements.
   const pageSize = (options: ReadOptions) => (options.trusted ? 4096 : 512);
-  const lastSeq = (): number | null => sql.lastSeq.get(memoryId) ?? null;
   /** The memory's key, or undefined before its first append. */
-  const keyOf = (): number | undefined => {
-    let key = ctx.memoryKeys.get(memoryId);
-    if (key === undefined) {
-      key = sql.memoryKey.get(memoryId);
-      if (key !== undefined) ctx.memoryKeys.set(memoryId, key);
-    }
-    return key;
+  const keyOf = (): number | undefined =>
+    ctx.memoryKeys.of(memoryId, () => sql.memoryKey.get(memoryId));
+  const lastSeq = (): number | null => {
+    const key = keyOf();
+    return key === undefined ? null : (sql.lastSeq.get(key) ?? null);
   };
   const entriesOf = storedEntries(sql, memoryId, where, ctx.typeOf, decode);
 
@@ -102,8 +99,7 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
   ) => {
     const own = new Set(events.map((e) => e.id));
     const entries = entriesOf(ownIds ? idsNamedBy(events) : idsReferencedBy(events), own);
-    const known = keyOf();
-    const head = known === undefined ? null : (sql.lastSeqOfKey.get(known) ?? null);
+    const head = lastSeq();
     // Idempotency compares the stored forms: sealing is deterministic for one item and one
     // content (src/keys/content-seal.ts), so the same words seal to the same bytes.
     const decision = decideAppend({ memoryId, lastSeq: head, entries }, events, expectedLastSeq);
@@ -111,12 +107,8 @@ export function sqliteLog(memoryId: string, ctx: SqliteContext): SizedEventLog {
     // events; one that holds events has its key already (keys are never deleted).
     let projected: readonly ProjectedEvent[] = [];
     if (decision.toWrite.length > 0) {
-      let key = known;
-      if (key === undefined) {
-        sql.insertMemory.run(memoryId);
-        key = keyOf()!;
-      }
-      projected = insertLogRows(sql, key, decision.toWrite, { where, plainOf });
+      if (head === null) sql.insertMemory.run(memoryId);
+      projected = insertLogRows(sql, keyOf()!, decision.toWrite, { where, plainOf });
     }
     if (projected.length > 0 && ctx.hooks.length > 0) {
       for (const hook of ctx.hooks) {

@@ -28,10 +28,8 @@ export interface Statements {
   readonly db: Database.Database;
   /** Records a memory's key, if it has none yet; run only in an append that writes. */
   readonly insertMemory: Database.Statement<[string]>;
-  /** Plucked: the highest seq of a memory, or null. */
-  readonly lastSeq: Database.Statement<[string], number | null>;
   /** Plucked: the highest seq of the memory keyed so, or null. */
-  readonly lastSeqOfKey: Database.Statement<[number], number | null>;
+  readonly lastSeq: Database.Statement<[number], number | null>;
   /** Plucked: every memory id that holds an event. */
   readonly memoryIds: Database.Statement<[], string>;
   /** One id's row with its Deletion, payload included (for idempotency comparisons). */
@@ -97,9 +95,6 @@ export function prepareStatements(db: Database.Database): Statements {
       'INSERT INTO memories (memory_id) VALUES (?) ON CONFLICT (memory_id) DO NOTHING',
     ),
     lastSeq: db
-      .prepare<[string], number | null>(`SELECT MAX(seq) FROM event_log WHERE memory = ${MEMORY}`)
-      .pluck(),
-    lastSeqOfKey: db
       .prepare<[number], number | null>('SELECT MAX(seq) FROM event_log WHERE memory = ?')
       .pluck(),
     memoryIds: db.prepare<[], string>('SELECT memory_id FROM memories ORDER BY memory_id').pluck(),
